@@ -1,0 +1,80 @@
+# Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
+#
+#   make test     the whole test suite (installs libxxhash-dev if missing)
+#   make bench    benchmarks (see Benchmarks/README.md)
+#   make asan     tests under AddressSanitizer, plus a leak check
+#   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
+#   make tsan     tests under ThreadSanitizer
+#   make fuzz     libFuzzer on the C table for FUZZ_SECONDS (default 60)
+#   make example  runs Examples/ResolverExample
+
+SHELL := /bin/bash
+SWIFT ?= swift
+# The toolchain's own clang (libFuzzer and the sanitizer runtimes match Swift's).
+TOOLCHAIN_BIN := $(dir $(realpath $(shell command -v $(SWIFT))))
+CLANG ?= $(TOOLCHAIN_BIN)clang
+FUZZ_SECONDS ?= 60
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+C_SOURCES := Sources/CRegistry/registry.c
+C_INCLUDE := -ISources/CRegistry/include
+C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
+
+.PHONY: all deps test c-warnings build-warnings asan ubsan tsan fuzz bench bench-instructions example clean
+
+all: test
+
+# libxxhash is a system library: install it (Debian/Ubuntu) when pkg-config cannot find it.
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libxxhash; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "==> libxxhash not found: installing libxxhash-dev and pkg-config with apt-get"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libxxhash-dev pkg-config >/dev/null; \
+		else \
+			echo "libxxhash not found. Install xxHash (Debian/Ubuntu: libxxhash-dev, Homebrew: xxhash) and pkg-config." >&2; exit 1; \
+		fi; \
+	fi
+	@pkg-config --exists libxxhash && echo "==> libxxhash $$(pkg-config --modversion libxxhash)"
+
+# The C table must compile without a single warning.
+c-warnings: deps
+	@echo "==> C warnings (clang and, if present, gcc)"
+	@$(CLANG) $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES) Fuzz/registry_fuzz.c
+	@if command -v gcc >/dev/null 2>&1; then gcc $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES); fi
+
+# Swift 6 language mode with zero warnings: warnings fail the build.
+build-warnings: deps
+	@echo "==> swift build (warnings are errors)"
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+
+test: c-warnings build-warnings
+	@echo "==> swift test"
+	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+asan: deps
+	@echo "==> swift test under AddressSanitizer"
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(SWIFT) test --scratch-path .build-asan --sanitize=address
+
+ubsan: deps
+	@echo "==> swift test with UndefinedBehaviorSanitizer on the C code"
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --scratch-path .build-ubsan \
+		-Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
+		-Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined
+
+tsan: deps
+	@echo "==> swift test under ThreadSanitizer"
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --scratch-path .build-tsan --sanitize=thread
+
+fuzz: deps
+	@echo "==> libFuzzer on CRegistry for $(FUZZ_SECONDS)s (ASan + UBSan)"
+	@mkdir -p .build-fuzz/corpus
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+		$(C_INCLUDE) $(C_SOURCES) Fuzz/registry_fuzz.c -o .build-fuzz/registry_fuzz
+	.build-fuzz/registry_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+		-artifact_prefix=.build-fuzz/ .build-fuzz/corpus
+
+bench: deps
+	@echo "Benchmarks will live in Benchmarks/ (a separate package); they are not written yet."
+
+clean:
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz

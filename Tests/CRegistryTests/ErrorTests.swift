@@ -1,0 +1,202 @@
+import CRegistry
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An allocator that fails on demand, for the ENOMEM paths.
+final class FailingAllocator {
+    /// Allocations left before every further one fails; nil never fails.
+    var remaining: Int?
+    private(set) var live = 0
+    var raw = crg_allocator(allocate: { size, context in
+        let me = Unmanaged<FailingAllocator>.fromOpaque(context!).takeUnretainedValue()
+        if let remaining = me.remaining {
+            if remaining == 0 { return nil }
+            me.remaining = remaining - 1
+        }
+        me.live += 1
+        return malloc(size)
+    }, deallocate: { pointer, context in
+        guard let pointer else { return }
+        Unmanaged<FailingAllocator>.fromOpaque(context!).takeUnretainedValue().live -= 1
+        free(pointer)
+    }, context: nil)
+
+    init() { raw.context = Unmanaged.passUnretained(self).toOpaque() }
+}
+
+@Suite struct ErrorTests {
+    @Test func nullHandleIsEINVALEverywhere() {
+        var key = crg_key_unnamed(1)
+        var value: UnsafeMutableRawPointer?
+        var count = 0
+        #expect(crg_put(nil, &key, pointer(1), nil) == EINVAL)
+        #expect(crg_put_locked(nil, &key, pointer(1), nil) == EINVAL)
+        #expect(crg_get(nil, &key, &value) == EINVAL)
+        #expect(crg_get_locked(nil, &key, &value) == EINVAL)
+        #expect(crg_remove(nil, &key, &value) == EINVAL)
+        #expect(crg_remove_locked(nil, &key, &value) == EINVAL)
+        #expect(crg_count(nil, &count) == EINVAL)
+        #expect(crg_clear(nil, nil, nil) == EINVAL)
+        #expect(crg_iterate(nil, { _, _ in 0 }, nil) == EINVAL)
+        #expect(crg_lock(nil) == EINVAL)
+        #expect(crg_unlock(nil) == EINVAL)
+        #expect(crg_create(nil, nil) == EINVAL)
+        crg_destroy(nil, nil, nil)
+    }
+
+    @Test func badKeysAndValuesAreEINVALAndChangeNothing() {
+        let table = Table()
+        table.put(Key(1, "kept"), 7)
+        var negative = crg_key_named(1, "x", -1, 0)
+        var nullName = crg_key_named(1, nil, 3, 0)
+        var good = crg_key_unnamed(2)
+        var previous: UnsafeMutableRawPointer? = pointer(55)
+        #expect(crg_put(table.raw, &negative, pointer(1), &previous) == EINVAL)
+        #expect(crg_put(table.raw, &nullName, pointer(1), &previous) == EINVAL)
+        #expect(crg_put(table.raw, nil, pointer(1), &previous) == EINVAL)
+        #expect(crg_put(table.raw, &good, nil, &previous) == EINVAL)
+        #expect(integer(previous) == 55, "previous is untouched on error")
+        var value: UnsafeMutableRawPointer?
+        #expect(crg_get(table.raw, &negative, &value) == EINVAL)
+        #expect(crg_remove(table.raw, &nullName, &value) == EINVAL)
+        #expect(crg_get(table.raw, &good, &value) == ENOENT)
+        #expect(crg_remove(table.raw, &good, &value) == ENOENT)
+        #expect(table.count == 1 && table.get(Key(1, "kept")) == 7)
+        // A negative length is fine when the key has no name: it is ignored.
+        var unnamed = crg_key_unnamed(1)
+        unnamed.name_len = -5
+        #expect(crg_get(table.raw, &unnamed, &value) == ENOENT)
+    }
+
+    @Test func impossibleCapacityIsEINVAL() {
+        var options = crg_options(capacity: Int.max, mutex: nil, allocator: nil)
+        var table: OpaquePointer?
+        #expect(crg_create(&table, &options) == EINVAL)
+        #expect(table == nil)
+    }
+
+    @Test func createFailsCleanly() {
+        for failAfter in 0..<2 {
+            let allocator = FailingAllocator()
+            allocator.remaining = failAfter
+            var options = crg_options(capacity: 0, mutex: nil, allocator: nil)
+            var table: OpaquePointer?
+            let rc = withUnsafePointer(to: &allocator.raw) { raw in
+                options.allocator = raw
+                return crg_create(&table, &options)
+            }
+            #expect(rc == ENOMEM)
+            #expect(table == nil)
+            #expect(allocator.live == 0, "nothing leaked when allocation \(failAfter) fails")
+        }
+    }
+
+    /// Every allocation an insert can make (the name copy, the doubled slot
+    /// array) fails in turn; each time the table must be exactly as before.
+    @Test func failedInsertLeavesTheTableAsItWas() {
+        let allocator = FailingAllocator()
+        withUnsafePointer(to: &allocator.raw) { raw in
+            let table = Table(allocator: raw)
+            // Fill to exactly the growth threshold of the initial 8 slots (7 keys).
+            var model: [Key: Int] = [:]
+            for i in 0..<7 {
+                let key = Key(UInt64(i), "name-\(i)")
+                table.put(key, i + 1)
+                model[key] = i + 1
+            }
+            let before = table.stats
+            let newKey = Key(100, "new")
+
+            // Fails at the name copy, then at the growth.
+            for failAfter in 0..<2 {
+                allocator.remaining = failAfter
+                var previous: UnsafeMutableRawPointer? = pointer(77)
+                let rc = newKey.withCKey { crg_put(table.raw, $0, pointer(999), &previous) }
+                #expect(rc == ENOMEM)
+                #expect(integer(previous) == 77)
+                #expect(table.entries() == model)
+                let after = table.stats
+                #expect(after.capacity == before.capacity && after.count == before.count)
+            }
+            // Replacing an existing key needs no memory, so it still works.
+            allocator.remaining = 0
+            #expect(table.put(Key(3, "name-3"), 33) == (0, 4))
+            model[Key(3, "name-3")] = 33
+            #expect(table.entries() == model)
+
+            // Removal that cannot shrink still removes.
+            allocator.remaining = nil
+            for i in 0..<200 { table.put(Key(UInt64(1_000 + i)), i + 1) }
+            for i in 0..<200 { model[Key(UInt64(1_000 + i))] = i + 1 }
+            let large = table.stats.capacity
+            allocator.remaining = 0
+            for i in 0..<200 { #expect(table.remove(Key(UInt64(1_000 + i))) == i + 1) }
+            for i in 0..<200 { model[Key(UInt64(1_000 + i))] = nil }
+            #expect(table.stats.capacity == large, "could not shrink, stayed large")
+            #expect(table.entries() == model)
+            // Clear without memory for the small array keeps the large one, emptied.
+            #expect(table.clear().count == model.count)
+            #expect(table.count == 0 && table.stats.capacity == large)
+            allocator.remaining = nil
+        }
+        #expect(allocator.live == 0, "the table freed everything it allocated")
+    }
+
+    @Test func mutationInsideTheVisitorIsEBUSY() {
+        let table = Table()
+        table.put(Key(1), 1)
+        table.put(Key(2), 2)
+        final class Box { var codes: [Int32] = []; var seen = 0; var raw: OpaquePointer? }
+        let box = Box()
+        box.raw = table.raw
+        let rc = crg_iterate(table.raw, { entry, context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+            var key = crg_key_unnamed(3)
+            box.codes.append(crg_put(box.raw, &key, pointer(3), nil))
+            box.codes.append(crg_remove(box.raw, &key, nil))
+            box.codes.append(crg_clear(box.raw, nil, nil))
+            // Reading is allowed.
+            var found: UnsafeMutableRawPointer?
+            var own = crg_key_unnamed(entry.pointee.type)
+            box.codes.append(crg_get(box.raw, &own, &found))
+            box.seen += 1
+            return box.seen == 1 ? 0 : 42
+        }, Unmanaged.passUnretained(box).toOpaque())
+        #expect(rc == 42, "the visitor's non-zero result stops the walk and is returned")
+        #expect(box.codes == [EBUSY, EBUSY, EBUSY, 0, EBUSY, EBUSY, EBUSY, 0])
+        #expect(table.count == 2)
+        // And after the walk, mutation works again.
+        #expect(table.put(Key(3), 3).rc == 0)
+    }
+
+    @Test func destroyDropsEveryValue() {
+        var options = crg_options(capacity: 0, mutex: nil, allocator: nil)
+        var raw: OpaquePointer?
+        #expect(crg_create(&raw, &options) == 0)
+        for i in 1...100 {
+            var key = crg_key_unnamed(UInt64(i))
+            #expect(crg_put(raw, &key, pointer(i), nil) == 0)
+        }
+        var dropped: [Int] = []
+        withUnsafeMutablePointer(to: &dropped) { list in
+            crg_destroy(raw, { value, context in
+                context!.assumingMemoryBound(to: [Int].self).pointee.append(Int(bitPattern: value))
+            }, list)
+        }
+        #expect(dropped.sorted() == Array(1...100))
+    }
+
+    @Test func nameHashIsStableWithinTheProcessAndSensitiveToEveryByte() {
+        let a = Array("fred".utf8), b = Array("fred".utf8)
+        let ha = a.withUnsafeBytes { crg_name_hash($0.baseAddress, $0.count) }
+        let hb = b.withUnsafeBytes { crg_name_hash($0.baseAddress, $0.count) }
+        let hc = Array("freD".utf8).withUnsafeBytes { crg_name_hash($0.baseAddress, $0.count) }
+        #expect(ha == hb)
+        #expect(ha != hc)
+        #expect(crg_name_hash(nil, 0) == [UInt8]().withUnsafeBytes { crg_name_hash($0.baseAddress, 0) })
+    }
+}

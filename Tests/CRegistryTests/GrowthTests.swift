@@ -1,0 +1,66 @@
+import CRegistry
+import Testing
+
+@Suite struct GrowthTests {
+    /// A million keys in, every one found, then all out again; the table
+    /// grows by doubling and shrinks back to its initial size.
+    @Test func growsToAMillionKeysAndBack() {
+        let table = Table()
+        let initialCapacity = table.stats.capacity
+        let total = 1_000_000
+        func key(_ i: Int) -> Key {
+            // Half unnamed keys over a million types, half named keys over a few types.
+            i % 2 == 0 ? Key(UInt64(i)) : Key(UInt64(i % 7), "service-\(i)")
+        }
+        for i in 0..<total {
+            #expect(table.put(key(i), i + 1).previous == nil)
+        }
+        #expect(table.count == total)
+        let grown = table.stats
+        #expect(grown.capacity.nonzeroBitCount == 1)
+        #expect(grown.count * 8 <= grown.capacity * 7)
+        // Robin Hood keeps the mean probe short at this size.
+        #expect(Double(grown.total_distance) / Double(grown.count) < 2.0, "mean distance \(grown.total_distance)/\(grown.count)")
+
+        var missing = 0
+        for i in 0..<total where table.get(key(i)) != i + 1 { missing += 1 }
+        #expect(missing == 0)
+
+        for i in stride(from: 0, to: total, by: 2) {
+            #expect(table.remove(key(i)) == i + 1)
+        }
+        #expect(table.count == total / 2)
+        var wrong = 0
+        for i in 0..<total where table.get(key(i)) != (i % 2 == 0 ? nil : i + 1) { wrong += 1 }
+        #expect(wrong == 0)
+
+        for i in stride(from: 1, to: total, by: 2) {
+            #expect(table.remove(key(i)) == i + 1)
+        }
+        #expect(table.count == 0)
+        #expect(table.stats.capacity == initialCapacity)
+    }
+
+    @Test func initialCapacityHoldsThatManyKeysWithoutGrowing() {
+        let table = Table(capacity: 1_000)
+        let capacity = table.stats.capacity
+        #expect(capacity * 7 / 8 >= 1_000)
+        for i in 0..<1_000 { table.put(Key(UInt64(i)), i + 1) }
+        #expect(table.stats.capacity == capacity)
+        // And it never shrinks below it.
+        for i in 0..<1_000 { table.remove(Key(UInt64(i))) }
+        #expect(table.stats.capacity == capacity)
+    }
+
+    @Test func clearReturnsEveryValueAndTheInitialCapacity() {
+        let table = Table()
+        for i in 0..<10_000 { table.put(Key(UInt64(i), "n"), i + 1) }
+        #expect(table.stats.capacity > 8)
+        #expect(table.clear().sorted() == Array(1...10_000))
+        #expect(table.count == 0)
+        #expect(table.stats.capacity == 8)
+        #expect(table.get(Key(5, "n")) == nil)
+        table.put(Key(5, "n"), 99)
+        #expect(table.get(Key(5, "n")) == 99)
+    }
+}
