@@ -5,6 +5,8 @@ let package = Package(
     name: "Resolver",
     products: [
         .library(name: "Resolver", targets: ["Resolver"]),
+        // The C table on its own, for C and Swift code that wants it directly.
+        .library(name: "CRegistry", targets: ["CRegistry"]),
     ],
     targets: [
         // libxxhash from the system, found through pkg-config.
