@@ -1,0 +1,438 @@
+// Family 1: the C table against Swift's Dictionary, operation by operation.
+//
+// Every implementation gets the same logical keys, in the same pseudo-random
+// order, all computed before any timing:
+// - CRegistry: `crg_key` structs (name hashes computed once, as the Resolver
+//   front end does), called through the `_locked` functions with the table's
+//   mutex taken once per batch ("CRegistry"), or through the self-locking
+//   `crg_get` per lookup ("CRegistry+lock");
+// - Dictionary<Key, AnyObject>, Key = (ObjectIdentifier, String?): the same key;
+// - Dictionary<ObjectIdentifier, AnyObject>: unnamed keys only.
+// Values are one preallocated object (a raw pointer to it for the C table), so
+// nothing is allocated in the timed loops except what a table does itself.
+
+import BenchFixtures
+import CRegistry
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+public enum KeyKind: String, CaseIterable, Sendable {
+    case unnamed
+    case named
+}
+
+public enum TableOp: String, CaseIterable, Sendable {
+    case hit = "hit"
+    case miss = "miss"
+    case insert = "insert"
+    case remove = "remove"
+}
+
+public enum TableImpl: String, CaseIterable, Sendable {
+    case cregistry = "CRegistry"
+    case cregistryLocking = "CRegistry+lock"
+    case dictionaryKey = "Dictionary<Key>"
+    case dictionaryObjectIdentifier = "Dictionary<ObjectIdentifier>"
+
+    /// Which implementations run for a key kind and an operation.
+    public static func implementations(for kind: KeyKind, op: TableOp) -> [TableImpl] {
+        var all: [TableImpl] = [.cregistry]
+        if op == .hit { all.append(.cregistryLocking) }
+        all.append(.dictionaryKey)
+        if kind == .unnamed { all.append(.dictionaryObjectIdentifier) }
+        return all
+    }
+}
+
+public let tableSizes = [16, 1_000, 100_000, 1_000_000]
+
+/// Builds the workload for one (operation, implementation, key kind, size).
+public func makeTableWorkload(op: TableOp, impl: TableImpl, kind: KeyKind, size: Int) -> Workload {
+    switch impl {
+    case .cregistry:
+        return TableWorkload<CRegistryAdapter>(op: op, kind: kind, size: size, locking: false)
+    case .cregistryLocking:
+        return TableWorkload<CRegistryAdapter>(op: op, kind: kind, size: size, locking: true)
+    case .dictionaryKey:
+        return TableWorkload<DictionaryKeyAdapter>(op: op, kind: kind, size: size, locking: false)
+    case .dictionaryObjectIdentifier:
+        precondition(kind == .unnamed, "Dictionary<ObjectIdentifier> holds unnamed keys only")
+        return TableWorkload<DictionaryObjectIdentifierAdapter>(op: op, kind: kind, size: size, locking: false)
+    }
+}
+
+// MARK: - Keys
+
+/// The logical key space of one benchmark: indices `0..<present` are the keys the
+/// table holds; indices from `present` on are keys it does not hold.
+struct KeySpace {
+    let kind: KeyKind
+    let present: Int
+
+    /// Type identities spaced like metadata records (48 bytes apart).
+    @inline(__always)
+    static func typeBits(_ index: Int) -> UInt64 {
+        0x0000_5555_0000_0000 &+ UInt64(index) &* 48
+    }
+
+    func typeBits(_ index: Int) -> UInt64 {
+        if kind == .named, index >= present {
+            // An absent named key: a type the table holds, under a name it does not.
+            return Self.typeBits((index - present) % present)
+        }
+        return Self.typeBits(index)
+    }
+
+    func name(_ index: Int) -> String? {
+        guard kind == .named else { return nil }
+        return index < present ? "service-\(index)" : "absent-\(index - present)"
+    }
+}
+
+/// The Dictionary key with the same content as a `crg_key`.
+struct Key: Hashable {
+    let type: ObjectIdentifier
+    let name: String?
+}
+
+@inline(__always)
+func objectIdentifier(_ bits: UInt64) -> ObjectIdentifier {
+    unsafeBitCast(UInt(bits), to: ObjectIdentifier.self)
+}
+
+/// The value every table stores.
+final class TableValue {}
+nonisolated(unsafe) let tableValue = TableValue()
+nonisolated(unsafe) let tableValuePointer = UnsafeMutableRawPointer(Unmanaged.passUnretained(tableValue).toOpaque())
+
+/// `crg_key`s with their names in one arena, as a front end would keep them.
+final class CKeys {
+    let base: UnsafeMutablePointer<crg_key>
+    let count: Int
+    private let arena: UnsafeMutablePointer<UInt8>?
+
+    init(_ logical: [Int], _ space: KeySpace) {
+        count = logical.count
+        base = .allocate(capacity: max(count, 1))
+        var names: [String] = []
+        var total = 0
+        if space.kind == .named {
+            names.reserveCapacity(count)
+            for index in logical {
+                let name = space.name(index)!
+                total += name.utf8.count
+                names.append(name)
+            }
+            arena = .allocate(capacity: max(total, 1))
+        } else {
+            arena = nil
+        }
+        var offset = 0
+        for (i, index) in logical.enumerated() {
+            let type = space.typeBits(index)
+            if let arena {
+                var name = names[i]
+                let length = name.withUTF8 { utf8 -> Int in
+                    (arena + offset).initialize(from: utf8.baseAddress!, count: utf8.count)
+                    return utf8.count
+                }
+                let bytes = UnsafeRawPointer(arena + offset)
+                let hash = crg_name_hash(bytes, length)
+                (base + i).initialize(to: crg_key_named(type, bytes, length, hash))
+                offset += length
+            } else {
+                (base + i).initialize(to: crg_key_unnamed(type))
+            }
+        }
+    }
+
+    deinit {
+        base.deallocate()
+        arena?.deallocate()
+    }
+}
+
+// MARK: - Adapters: one table each, the same operations
+
+protocol TableAdapter: AnyObject {
+    associatedtype Keys
+    init()
+    func makeKeys(_ logical: [Int], _ space: KeySpace) -> Keys
+    func insert(_ keys: Keys, _ range: Range<Int>)
+    func remove(_ keys: Keys, _ range: Range<Int>)
+    /// Looks every key up; returns a checksum that depends on every result.
+    func lookup(_ keys: Keys, _ range: Range<Int>) -> UInt
+    /// The same, taking the table's lock for each lookup (only the C table has one).
+    func lookupLocking(_ keys: Keys, _ range: Range<Int>) -> UInt
+    /// Replaces the table with a new, empty one.
+    func reset()
+}
+
+final class CRegistryAdapter: TableAdapter {
+    private var table: OpaquePointer
+
+    init() {
+        table = CRegistryAdapter.create()
+    }
+
+    private static func create() -> OpaquePointer {
+        var created: OpaquePointer?
+        let status = crg_create(&created, nil)
+        precondition(status == 0, "crg_create failed: \(status)")
+        return created!
+    }
+
+    deinit { crg_destroy(table, nil, nil) }
+
+    func reset() {
+        crg_destroy(table, nil, nil)
+        table = CRegistryAdapter.create()
+    }
+
+    func makeKeys(_ logical: [Int], _ space: KeySpace) -> CKeys { CKeys(logical, space) }
+
+    func insert(_ keys: CKeys, _ range: Range<Int>) {
+        let base = keys.base
+        crg_lock(table)
+        for i in range {
+            let status = crg_put_locked(table, base + i, tableValuePointer, nil)
+            if status != 0 { fatalError("crg_put_locked failed: \(status)") }
+        }
+        crg_unlock(table)
+    }
+
+    func remove(_ keys: CKeys, _ range: Range<Int>) {
+        let base = keys.base
+        crg_lock(table)
+        for i in range {
+            let status = crg_remove_locked(table, base + i, nil)
+            if status != 0 { fatalError("crg_remove_locked failed: \(status)") }
+        }
+        crg_unlock(table)
+    }
+
+    func lookup(_ keys: CKeys, _ range: Range<Int>) -> UInt {
+        let base = keys.base
+        var checksum: UInt = 0
+        var value: UnsafeMutableRawPointer?
+        crg_lock(table)
+        for i in range {
+            if crg_get_locked(table, base + i, &value) == 0 {
+                checksum &+= UInt(bitPattern: value)
+            } else {
+                checksum &+= 1
+            }
+        }
+        crg_unlock(table)
+        return checksum
+    }
+
+    func lookupLocking(_ keys: CKeys, _ range: Range<Int>) -> UInt {
+        let base = keys.base
+        var checksum: UInt = 0
+        var value: UnsafeMutableRawPointer?
+        for i in range {
+            if crg_get(table, base + i, &value) == 0 {
+                checksum &+= UInt(bitPattern: value)
+            } else {
+                checksum &+= 1
+            }
+        }
+        return checksum
+    }
+}
+
+final class DictionaryKeyAdapter: TableAdapter {
+    private var table: [Key: AnyObject] = [:]
+
+    init() {}
+
+    func reset() { table = [:] }
+
+    func makeKeys(_ logical: [Int], _ space: KeySpace) -> [Key] {
+        logical.map { Key(type: objectIdentifier(space.typeBits($0)), name: space.name($0)) }
+    }
+
+    func insert(_ keys: [Key], _ range: Range<Int>) {
+        keys.withUnsafeBufferPointer { keys in
+            for i in range { table[keys[i]] = tableValue }
+        }
+    }
+
+    func remove(_ keys: [Key], _ range: Range<Int>) {
+        keys.withUnsafeBufferPointer { keys in
+            for i in range {
+                if table.removeValue(forKey: keys[i]) == nil { fatalError("remove of an absent key") }
+            }
+        }
+    }
+
+    func lookup(_ keys: [Key], _ range: Range<Int>) -> UInt {
+        keys.withUnsafeBufferPointer { keys in
+            var checksum: UInt = 0
+            for i in range {
+                if let value = table[keys[i]] {
+                    checksum &+= UInt(bitPattern: ObjectIdentifier(value))
+                } else {
+                    checksum &+= 1
+                }
+            }
+            return checksum
+        }
+    }
+
+    func lookupLocking(_ keys: [Key], _ range: Range<Int>) -> UInt { lookup(keys, range) }
+}
+
+final class DictionaryObjectIdentifierAdapter: TableAdapter {
+    private var table: [ObjectIdentifier: AnyObject] = [:]
+
+    init() {}
+
+    func reset() { table = [:] }
+
+    func makeKeys(_ logical: [Int], _ space: KeySpace) -> [ObjectIdentifier] {
+        logical.map { objectIdentifier(space.typeBits($0)) }
+    }
+
+    func insert(_ keys: [ObjectIdentifier], _ range: Range<Int>) {
+        keys.withUnsafeBufferPointer { keys in
+            for i in range { table[keys[i]] = tableValue }
+        }
+    }
+
+    func remove(_ keys: [ObjectIdentifier], _ range: Range<Int>) {
+        keys.withUnsafeBufferPointer { keys in
+            for i in range {
+                if table.removeValue(forKey: keys[i]) == nil { fatalError("remove of an absent key") }
+            }
+        }
+    }
+
+    func lookup(_ keys: [ObjectIdentifier], _ range: Range<Int>) -> UInt {
+        keys.withUnsafeBufferPointer { keys in
+            var checksum: UInt = 0
+            for i in range {
+                if let value = table[keys[i]] {
+                    checksum &+= UInt(bitPattern: ObjectIdentifier(value))
+                } else {
+                    checksum &+= 1
+                }
+            }
+            return checksum
+        }
+    }
+
+    func lookupLocking(_ keys: [ObjectIdentifier], _ range: Range<Int>) -> UInt { lookup(keys, range) }
+}
+
+// MARK: - The workload
+
+/// One table operation at one size.
+///
+/// - hit:    lookups of present keys, in a pseudo-random order over the whole key set;
+/// - miss:   lookups of absent keys, likewise;
+/// - insert: 1,000 new keys added to a table holding `size` keys (untimed afterwards:
+///           removed again, or for sizes up to 1,000 the table is rebuilt fresh, so
+///           every sample starts from the same state and includes the same growth);
+/// - remove: 1,000 keys removed from a table holding `size + 1,000` keys (untimed
+///           afterwards: put back).
+/// Each batch takes the next slice of the precomputed order, so successive samples
+/// touch different parts of a large table.
+final class TableWorkload<Adapter: TableAdapter>: Workload {
+    static var batchSize: Int { 1_000 }
+
+    private let op: TableOp
+    private let locking: Bool
+    private let adapter = Adapter()
+    /// The keys the table holds between batches, in insertion order.
+    private let contents: Adapter.Keys
+    private let contentsCount: Int
+    /// The keys the operation consumes, in order.
+    private let stream: Adapter.Keys
+    private let streamCount: Int
+    private let rebuildEachBatch: Bool
+    private var cursor = 0
+    private var current: Range<Int> = 0..<0
+
+    init(op: TableOp, kind: KeyKind, size: Int, locking: Bool) {
+        self.op = op
+        self.locking = locking
+        var random = SplitMix64(seed: 0x5EED_0000 &+ UInt64(size))
+        let batch = Self.batchSize
+        let held = op == .remove ? size + batch : size
+        let space = KeySpace(kind: kind, present: held)
+        let heldKeys = Array(0..<held)
+        var order: [Int]
+        switch op {
+        case .hit:
+            order = []
+            while order.count < max(held, 4 * batch) {
+                order += heldKeys.shuffled(using: &random)
+            }
+        case .miss:
+            let absent = max(held, 4 * batch)
+            order = Array(held..<(held + absent)).shuffled(using: &random)
+        case .insert:
+            let absent = max(held, batch)
+            order = Array(held..<(held + absent)).shuffled(using: &random)
+        case .remove:
+            order = heldKeys.shuffled(using: &random)
+        }
+        contents = adapter.makeKeys(heldKeys, space)
+        contentsCount = held
+        stream = adapter.makeKeys(order, space)
+        streamCount = order.count
+        rebuildEachBatch = op == .insert && size <= batch
+        adapter.insert(contents, 0..<contentsCount)
+    }
+
+    private func nextRange(_ n: Int) -> Range<Int> {
+        precondition(n <= streamCount, "batch larger than the key stream")
+        if cursor + n > streamCount { cursor = 0 }
+        defer { cursor += n }
+        return cursor..<(cursor + n)
+    }
+
+    func prepareBatch() {
+        current = nextRange(Self.batchSize)
+        if rebuildEachBatch {
+            adapter.reset()
+            adapter.insert(contents, 0..<contentsCount)
+        }
+    }
+
+    func runBatch(_ iterations: Int) {
+        let range = current.lowerBound..<(current.lowerBound + iterations)
+        switch op {
+        case .hit, .miss:
+            sink(locking ? adapter.lookupLocking(stream, range) : adapter.lookup(stream, range))
+        case .insert:
+            adapter.insert(stream, range)
+        case .remove:
+            adapter.remove(stream, range)
+        }
+        current = range
+    }
+
+    func finishBatch() {
+        switch op {
+        case .hit, .miss:
+            break
+        case .insert:
+            if !rebuildEachBatch { adapter.remove(stream, current) }
+        case .remove:
+            adapter.insert(stream, current)
+        }
+    }
+
+    func tearDown() {
+        adapter.reset()
+    }
+}
