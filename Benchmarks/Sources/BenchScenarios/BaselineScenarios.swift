@@ -1,0 +1,90 @@
+// The scenarios for the baseline container (the original 1.5.1 storage design),
+// written exactly as the Resolver versions are.
+
+import BaselineResolver
+import BenchFixtures
+
+func baselineWorkload(_ scenario: ResolverScenario) -> Workload {
+    switch scenario {
+    case .singleton: return LoopWorkload(BaselineSingleton())
+    case .named: return LoopWorkload(BaselineNamed())
+    case .transient: return LoopWorkload(BaselineTransient(othersRegistered: false))
+    case .transient1000: return LoopWorkload(BaselineTransient(othersRegistered: true))
+    case .graph: return LoopWorkload(BaselineGraph())
+    case .argument: return LoopWorkload(BaselineArgument())
+    case .twoThreads: return TwoThreadWorkload(BaselineSingleton())
+    case .register:
+        return RegisterWorkload(make: { BaselineResolver() }, fill: { resolver in
+            var registrar = BaselineRegistrar(resolver: resolver)
+            visitGeneratedServices(&registrar)
+        })
+    case .mutex: preconditionFailure("no baseline variant of \(scenario)")
+    }
+}
+
+struct BaselineRegistrar: GeneratedServiceVisitor {
+    let resolver: BaselineResolver
+
+    mutating func visit<T: GeneratedService>(_ type: T.Type) {
+        resolver.register { T() }
+    }
+}
+
+final class BaselineSingleton: BenchOperation, @unchecked Sendable {
+    let resolver = BaselineResolver()
+
+    init() {
+        resolver.register { Plain() }.scope(.application)
+    }
+
+    func run() { sink(resolver.resolve(Plain.self)) }
+}
+
+final class BaselineNamed: BenchOperation {
+    let resolver = BaselineResolver()
+
+    init() {
+        resolver.register(name: benchmarkServiceName) { NamedService() }.scope(.application)
+    }
+
+    func run() { sink(resolver.resolve(NamedService.self, name: benchmarkServiceName)) }
+}
+
+final class BaselineTransient: BenchOperation {
+    let resolver = BaselineResolver()
+
+    init(othersRegistered: Bool) {
+        if othersRegistered {
+            var registrar = BaselineRegistrar(resolver: resolver)
+            visitGeneratedServices(&registrar)
+        }
+        resolver.register { Plain() }.scope(.unique)
+    }
+
+    func run() { sink(resolver.resolve(Plain.self)) }
+}
+
+final class BaselineGraph: BenchOperation {
+    let resolver = BaselineResolver()
+
+    init() {
+        resolver.register { GraphC() }
+        resolver.register { r in GraphB(c: r.resolve()) }
+        resolver.register { r in GraphA(b: r.resolve(), c: r.resolve()) }
+        let a: GraphA = resolver.resolve()
+        precondition(a.b.c === a.c, "graph scope must share C within one resolution")
+    }
+
+    func run() { sink(resolver.resolve(GraphA.self)) }
+}
+
+final class BaselineArgument: BenchOperation {
+    let resolver = BaselineResolver()
+
+    init() {
+        resolver.register { _, args in ArgService(args()) }
+        precondition(resolver.resolve(ArgService.self, args: benchmarkArgument).value == benchmarkArgument)
+    }
+
+    func run() { sink(resolver.resolve(ArgService.self, args: benchmarkArgument)) }
+}

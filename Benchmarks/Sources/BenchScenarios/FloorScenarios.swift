@@ -1,0 +1,71 @@
+// The floors: what the scenarios cost without any container.
+// - construction scenarios: building the same objects directly;
+// - singleton scenarios: an opaque call that returns a kept instance (a resolver
+//   must at least do this: hand back a strong reference, retained);
+// - the mutex row: one lock/unlock pair of a recursive pthread mutex, the lock
+//   that the original design takes on every resolve.
+
+import BenchFixtures
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+func floorWorkload(_ scenario: ResolverScenario) -> Workload {
+    switch scenario {
+    case .singleton, .named: return LoopWorkload(FloorKeptInstance())
+    case .transient, .transient1000: return LoopWorkload(FloorConstruct())
+    case .graph: return LoopWorkload(FloorGraph())
+    case .argument: return LoopWorkload(FloorArgument())
+    case .twoThreads: return TwoThreadWorkload(FloorKeptInstance())
+    case .mutex: return LoopWorkload(FloorRecursiveMutex())
+    case .register: preconditionFailure("no floor for \(scenario)")
+    }
+}
+
+private let keptInstance = Plain()
+
+/// Returns the kept instance through a call the optimiser cannot see into.
+@inline(never)
+func keptPlain() -> Plain { keptInstance }
+
+final class FloorKeptInstance: BenchOperation, @unchecked Sendable {
+    func run() { sink(keptPlain()) }
+}
+
+final class FloorConstruct: BenchOperation {
+    func run() { sink(Plain()) }
+}
+
+final class FloorGraph: BenchOperation {
+    func run() {
+        let c = GraphC()
+        sink(GraphA(b: GraphB(c: c), c: c))
+    }
+}
+
+final class FloorArgument: BenchOperation {
+    func run() { sink(ArgService(benchmarkArgument)) }
+}
+
+final class FloorRecursiveMutex: BenchOperation {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    func run() {
+        pthread_mutex_lock(mutex)
+        pthread_mutex_unlock(mutex)
+    }
+}

@@ -1,0 +1,97 @@
+// The scenarios for Swinject 2.10.0, written as its documentation shows.
+// Scope mapping: `.application` -> `.container`, `.unique` -> `.transient`,
+// `.graph` -> `.graph` (Swinject's default, same meaning).
+// Single-thread scenarios use a plain `Container` (Swinject's usual and fastest
+// form); the two-thread one uses `container.synchronize()`, which Swinject
+// requires for use from several threads.
+
+import BenchFixtures
+import Swinject
+
+func swinjectWorkload(_ scenario: ResolverScenario) -> Workload {
+    switch scenario {
+    case .singleton: return LoopWorkload(SwinjectSingleton(synchronized: false))
+    case .named: return LoopWorkload(SwinjectNamed())
+    case .transient: return LoopWorkload(SwinjectTransient(othersRegistered: false))
+    case .transient1000: return LoopWorkload(SwinjectTransient(othersRegistered: true))
+    case .graph: return LoopWorkload(SwinjectGraph())
+    case .argument: return LoopWorkload(SwinjectArgument())
+    case .twoThreads: return TwoThreadWorkload(SwinjectSingleton(synchronized: true))
+    case .register:
+        return RegisterWorkload(make: { Container() }, fill: { container in
+            var registrar = SwinjectRegistrar(container: container)
+            visitGeneratedServices(&registrar)
+        })
+    case .mutex: preconditionFailure("no Swinject variant of \(scenario)")
+    }
+}
+
+struct SwinjectRegistrar: GeneratedServiceVisitor {
+    let container: Container
+
+    mutating func visit<T: GeneratedService>(_ type: T.Type) {
+        container.register(T.self) { _ in T() }
+    }
+}
+
+final class SwinjectSingleton: BenchOperation, @unchecked Sendable {
+    let container = Container()
+    let resolver: Swinject.Resolver
+
+    init(synchronized: Bool) {
+        container.register(Plain.self) { _ in Plain() }.inObjectScope(.container)
+        resolver = synchronized ? container.synchronize() : container
+    }
+
+    func run() { sink(resolver.resolve(Plain.self)!) }
+}
+
+final class SwinjectNamed: BenchOperation {
+    let container = Container()
+
+    init() {
+        container.register(NamedService.self, name: benchmarkServiceName) { _ in NamedService() }
+            .inObjectScope(.container)
+    }
+
+    func run() { sink(container.resolve(NamedService.self, name: benchmarkServiceName)!) }
+}
+
+final class SwinjectTransient: BenchOperation {
+    let container = Container()
+
+    init(othersRegistered: Bool) {
+        if othersRegistered {
+            var registrar = SwinjectRegistrar(container: container)
+            visitGeneratedServices(&registrar)
+        }
+        container.register(Plain.self) { _ in Plain() }.inObjectScope(.transient)
+    }
+
+    func run() { sink(container.resolve(Plain.self)!) }
+}
+
+final class SwinjectGraph: BenchOperation {
+    let container = Container()
+
+    init() {
+        container.register(GraphC.self) { _ in GraphC() }
+        container.register(GraphB.self) { r in GraphB(c: r.resolve(GraphC.self)!) }
+        container.register(GraphA.self) { r in GraphA(b: r.resolve(GraphB.self)!, c: r.resolve(GraphC.self)!) }
+        let a = container.resolve(GraphA.self)!
+        precondition(a.b.c === a.c, "graph scope must share C within one resolution")
+    }
+
+    func run() { sink(container.resolve(GraphA.self)!) }
+}
+
+final class SwinjectArgument: BenchOperation {
+    let container = Container()
+
+    init() {
+        container.register(ArgService.self) { (_, value: Int) in ArgService(value) }
+        precondition(container.resolve(ArgService.self, argument: benchmarkArgument)!.value == benchmarkArgument)
+    }
+
+    func run() { sink(container.resolve(ArgService.self, argument: benchmarkArgument)!) }
+}
