@@ -1,0 +1,61 @@
+// swift-tools-version:6.1
+// The benchmark package: kept apart from the library so that `Resolver` itself
+// has no benchmark dependencies. Run it with `make bench` (and
+// `make bench-instructions`) from the repository root; see README.md here.
+import PackageDescription
+
+let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
+let benchmarkPlugin = Target.PluginUsage.plugin(name: "BenchmarkPlugin", package: "benchmark")
+
+let package = Package(
+    name: "ResolverBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // The library under test, by path: its products `Resolver` and `CRegistry`.
+        .package(name: "Resolver", path: ".."),
+        // The harness, with the malloc interposer only (mallocs per operation).
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // The best-known alternative container.
+        .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+    ],
+    targets: [
+        // The original Resolver 1.5.1 storage design, rebuilt small, as a baseline.
+        .target(name: "BaselineResolver"),
+        // Services, generated types, the Workload protocol: no dependencies.
+        .target(name: "BenchFixtures"),
+        // Family 1 workloads: CRegistry and Dictionary.
+        .target(
+            name: "BenchTables",
+            dependencies: ["BenchFixtures", .product(name: "CRegistry", package: "Resolver")]
+        ),
+        // Family 2 workloads: one file per implementation.
+        .target(
+            name: "BenchScenarios",
+            dependencies: [
+                "BenchFixtures",
+                "BaselineResolver",
+                .product(name: "Resolver", package: "Resolver"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        // Registration with the harness and interleaving of the alternatives.
+        .target(name: "BenchSupport", dependencies: ["BenchFixtures", benchmark]),
+
+        // The benchmark executables, where the harness looks for them.
+        .executableTarget(
+            name: "HashTables",
+            dependencies: ["BenchTables", "BenchSupport", benchmark],
+            path: "Benchmarks/HashTables",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "Resolvers",
+            dependencies: ["BenchScenarios", "BenchSupport", benchmark],
+            path: "Benchmarks/Resolvers",
+            plugins: [benchmarkPlugin]
+        ),
+
+        // Runs one resolver scenario under callgrind (make bench-instructions).
+        .executableTarget(name: "InstructionCounts", dependencies: ["BenchScenarios", "BenchFixtures"]),
+    ]
+)
