@@ -73,8 +73,34 @@ fuzz: deps
 	.build-fuzz/registry_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 		-artifact_prefix=.build-fuzz/ .build-fuzz/corpus
 
+# Benchmarks live in their own package, Benchmarks/ (see Benchmarks/README.md), so the
+# library has no benchmark dependencies. BENCH_ARGS go to `swift package benchmark`,
+# e.g. make bench BENCH_ARGS="--target Resolvers --filter 'singleton:.*'".
+BENCH_ARGS ?=
+
 bench: deps
-	@echo "Benchmarks will live in Benchmarks/ (a separate package); they are not written yet."
+	@echo "==> make bench: hash tables and resolvers, this library against the alternatives, on this machine"
+	@echo "==> the first run builds the benchmark package in release: a few minutes (the harness, Swinject, the library);"
+	@echo "    then about 3 minutes of benchmarks on 2 cores; results in Benchmarks/results/"
+	cd Benchmarks && python3 Scripts/bench.py $(BENCH_ARGS)
+
+# Instructions per operation for the resolver scenarios, from valgrind's callgrind on a
+# release build with DWARF 4 debug info (Benchmarks/.build-callgrind).
+bench-instructions: deps bench-valgrind
+	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation"
+	@echo "==> the first run builds the benchmark package (release, DWARF 4): a few minutes"
+	cd Benchmarks && python3 Scripts/instructions.py
+
+.PHONY: bench-valgrind
+bench-valgrind:
+	@if ! command -v valgrind >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "==> valgrind not found: installing it with apt-get"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind >/dev/null; \
+		else \
+			echo "valgrind not found: install it (Debian/Ubuntu: apt-get install valgrind)." >&2; exit 1; \
+		fi; \
+	fi
 
 clean:
 	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz
