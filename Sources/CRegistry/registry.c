@@ -106,7 +106,8 @@ static inline int crg_check_key(const crg_key *key) {
 struct crg_mutex {
     pthread_mutex_t mutex;
     pthread_cond_t condition;
-    unsigned depth; /* recursion depth of the holder; read and written only by the holder */
+    unsigned depth;   /* recursion depth of the holder; read and written only by the holder */
+    atomic_int held;  /* 1 while some thread holds the mutex: a hint for whether to spin */
     atomic_size_t references;
 };
 
@@ -135,6 +136,7 @@ crg_mutex *crg_mutex_create(void) {
         return NULL;
     }
     m->depth = 0;
+    atomic_init(&m->held, 0);
     atomic_init(&m->references, 1);
     return m;
 }
@@ -167,24 +169,36 @@ static inline void crg_cpu_relax(void) {
  * the lock without a futex round trip. */
 enum { CRG_SPINS = 64 };
 
+static inline void crg_mutex_acquired(crg_mutex *m) {
+    if (m->depth++ == 0) {
+        atomic_store_explicit(&m->held, 1, memory_order_relaxed);
+    }
+}
+
 void crg_mutex_lock(crg_mutex *m) {
-    if (CRG_LIKELY(pthread_mutex_trylock(&m->mutex) == 0)) {
-        m->depth++;
+    /* Uncontended (nobody seems to hold it): lock directly, which is cheaper
+     * than trylock. Held by someone (possibly us, recursively): spin on
+     * trylock a little, then sleep in pthread_mutex_lock. */
+    if (CRG_LIKELY(atomic_load_explicit(&m->held, memory_order_relaxed) == 0)) {
+        pthread_mutex_lock(&m->mutex);
+        crg_mutex_acquired(m);
         return;
     }
     for (int i = 0; i < CRG_SPINS; i++) {
-        crg_cpu_relax();
         if (pthread_mutex_trylock(&m->mutex) == 0) {
-            m->depth++;
+            crg_mutex_acquired(m);
             return;
         }
+        crg_cpu_relax();
     }
     pthread_mutex_lock(&m->mutex);
-    m->depth++;
+    crg_mutex_acquired(m);
 }
 
 void crg_mutex_unlock(crg_mutex *m) {
-    m->depth--;
+    if (--m->depth == 0) {
+        atomic_store_explicit(&m->held, 0, memory_order_relaxed);
+    }
     pthread_mutex_unlock(&m->mutex);
 }
 
@@ -193,8 +207,10 @@ int crg_mutex_wait(crg_mutex *m) {
         return EDEADLK;
     }
     m->depth = 0;
+    atomic_store_explicit(&m->held, 0, memory_order_relaxed);
     pthread_cond_wait(&m->condition, &m->mutex);
     m->depth = 1;
+    atomic_store_explicit(&m->held, 1, memory_order_relaxed);
     return 0;
 }
 
