@@ -50,6 +50,18 @@ build-warnings: deps
 test: c-warnings build-warnings
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
+	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"
+	$(SWIFT) run --package-path Tests/Swift5App -c debug Swift5App
+	$(SWIFT) run --package-path Tests/Swift5App -c release Swift5App
+	@echo "==> Examples/ResolverExample (checks what it prints)"
+	@$(SWIFT) run ResolverExample > .build/example.out
+	@grep -q "one application-wide instance: true, 1 line(s) logged" .build/example.out
+	@grep -q "after a second view model: 2 line(s) logged" .build/example.out
+	@grep -q "staging:  sunny in Porto (from https://staging.example.com)" .build/example.out
+	@echo "example OK"
+
+example: deps
+	$(SWIFT) run ResolverExample
 
 asan: deps
 	@echo "==> swift test under AddressSanitizer"

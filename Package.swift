@@ -30,6 +30,26 @@ let package = Package(
             name: "CRegistryTests",
             dependencies: ["CRegistry"]
         ),
+        // The front end, one file per concept; Swift 6 language mode, and
+        // app-style use of the API in AppStyleTests.swift.
+        .testTarget(
+            name: "ResolverTests",
+            dependencies: ["Resolver", "CRegistry", "ResolverFailureProbe"]
+        ),
+        // A program the tests run as a child process: it stops in each of
+        // the ways a resolve can fail. (Tests/Swift5App, an app written
+        // against the original Resolver in Swift 5 mode, is a package of its
+        // own; `make test` runs it.)
+        .executableTarget(
+            name: "ResolverFailureProbe",
+            dependencies: ["Resolver"],
+            path: "Tests/Programs/ResolverFailureProbe"
+        ),
+        .executableTarget(
+            name: "ResolverExample",
+            dependencies: ["Resolver"],
+            path: "Examples/ResolverExample"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

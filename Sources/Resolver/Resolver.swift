@@ -1,1 +1,305 @@
 import CRegistry
+
+/// A container of service registrations, and the static API over the app's
+/// main container.
+///
+/// ```swift
+/// Resolver.register { NetworkService() as NetworkServicing }
+/// Resolver.register { UserViewModel(network: Resolver.resolve()) }.scope(.application)
+/// let model: UserViewModel = Resolver.resolve()
+/// ```
+///
+/// A container's registrations live in a C hash table keyed by the exact
+/// service type and name (`Optional<T>` is not `T`, and a named lookup never
+/// falls back to the unnamed registration). Lookup tries the container
+/// itself, then its children in the order added, depth first; the factory
+/// receives the container `resolve` was called on.
+///
+/// Every member is safe to call from any thread.
+public final class Resolver: @unchecked Sendable {
+    /// Registrations by (type, name); values are retained
+    /// `ResolverRegistration` objects. On the registry mutex.
+    @usableFromInline let table: OpaquePointer
+    /// Guarded by the registry mutex, like `hasChildren` and `cacheStorage`.
+    @exclusivity(unchecked) @usableFromInline var childContainers: [Resolver] = []
+    @exclusivity(unchecked) @usableFromInline var hasChildren = false
+    @exclusivity(unchecked) @usableFromInline var cacheStorage: ResolverScope?
+
+    // MARK: - The app's containers
+
+    /// The container the static `register` functions write to.
+    public static var main: Resolver {
+        get { Registry.shared.withLock { Registry.shared.main } }
+        set {
+            let registry = Registry.shared
+            let previous = registry.withLock { () -> Resolver in
+                defer { registry.main = newValue }
+                return registry.main
+            }
+            withExtendedLifetime(previous) {}
+        }
+    }
+
+    /// The container the static `resolve`/`optional` functions and the
+    /// property wrappers read from; starts as `main`. Set it to a container
+    /// whose child is `main` to mock services in tests or previews.
+    public static var root: Resolver {
+        get { Registry.shared.withLock { Registry.shared.root } }
+        set {
+            let registry = Registry.shared
+            let previous = registry.withLock { () -> Resolver in
+                defer { registry.root = newValue }
+                return registry.root
+            }
+            withExtendedLifetime(previous) {}
+        }
+    }
+
+    /// The scope new registrations get, read when `register` is called.
+    /// Starts as `.graph`.
+    public static var defaultScope: ResolverScope {
+        get { Registry.shared.withLock { Registry.shared.defaultScope } ?? .graph }
+        set { Registry.shared.withLock { Registry.shared.defaultScope = newValue } }
+    }
+
+    /// Called with every successfully resolved service, in DEBUG builds.
+    public static var decorate: ((_ service: Any) -> Void)? {
+        get { Registry.shared.withLock { Registry.shared.decorate } }
+        set { Registry.shared.withLock { Registry.shared.decorate = newValue } }
+    }
+
+    /// Runs the one-time `registerAllServices` now if it has not run yet.
+    /// Normally unnecessary: the first resolve does it.
+    public static var registerServices: (() -> Void)? {
+        get { Registry.shared.withLock { Registry.shared.registerServices } }
+        set { Registry.shared.withLock { Registry.shared.registerServices = newValue } }
+    }
+
+    /// Runs the one-time `registerAllServices` now if it has not run yet.
+    public final func registerServices() {
+        Registry.shared.registerServicesIfPending()
+    }
+
+    // MARK: - Lifecycle
+
+    /// Makes a container, optionally with one child to fall back on.
+    public convenience init(child: Resolver? = nil) {
+        self.init(mutex: Registry.shared.mutex, allocator: nil)
+        if let child {
+            add(child: child)
+        }
+    }
+
+    /// Makes a container that falls back on `parent` (the old name for a child).
+    @available(swift, deprecated: 5.0, message: "Please use Resolver(child:).")
+    public convenience init(parent: Resolver) {
+        self.init(child: parent)
+    }
+
+    /// A container whose table uses `mutex` and, for tests, `allocator`.
+    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>?) {
+        var options = crg_options(capacity: 0, mutex: mutex, allocator: allocator)
+        var table: OpaquePointer?
+        guard crg_create(&table, &options) == 0, let table else {
+            fatalError("RESOLVER: out of memory creating a container")
+        }
+        self.table = table
+    }
+
+    deinit {
+        // The registrations are released after the table is gone, outside the
+        // lock, since releasing them can run arbitrary deinits.
+        ResolverScope.destroy(table)
+    }
+
+    /// Adds a container to look in after this one (and its earlier children).
+    public final func add(child: Resolver) {
+        let registry = Registry.shared
+        registry.withLock {
+            if child === self || child.containsLocked(self) {
+                resolverFailure("RESOLVER: add(child:) would make a container its own descendant; lookups would never end.")
+            }
+            childContainers.append(child)
+            hasChildren = true
+        }
+    }
+
+    /// Whether `other` is this container or one of its descendants.
+    private func containsLocked(_ other: Resolver) -> Bool {
+        self === other || childContainers.contains { $0.containsLocked(other) }
+    }
+
+    /// Resets the app's state: `main` becomes a new, empty container and
+    /// `root` becomes `main`; `.application`, `.cached` and `.shared` drop
+    /// their instances; `registerAllServices` will run again before the next
+    /// resolve. Nothing else is touched.
+    public static func reset() {
+        let registry = Registry.shared
+        let application = ResolverScope.application, cached = ResolverScope.cached, shared = ResolverScope.shared
+        registry.lock()
+        let previous = (registry.main, registry.root)
+        let main = Resolver(mutex: registry.mutex, allocator: nil)
+        registry.main = main
+        registry.root = main
+        let dropped = ResolverScope.drainLocked(application.cacheTable)
+            + ResolverScope.drainLocked(cached.cacheTable)
+            + ResolverScope.drainLocked(shared.shareTable)
+        registry.registrationPending = true
+        registry.unlock()
+        dropped.forEach(ValueStorage.release)
+        withExtendedLifetime(previous) {}
+    }
+
+    /// The per-container cache used by the `.container` scope: a
+    /// `ResolverScopeCache` made on first use, or a scope set by the app.
+    public var cache: ResolverScope {
+        get {
+            Registry.shared.withLock { cacheLocked }
+        }
+        set {
+            let registry = Registry.shared
+            let previous = registry.withLock { () -> ResolverScope? in
+                defer { cacheStorage = newValue }
+                return cacheStorage
+            }
+            withExtendedLifetime(previous) {}
+        }
+    }
+
+    /// `cache`, made if needed. The mutex must be held.
+    @usableFromInline
+    var cacheLocked: ResolverScope {
+        if let cacheStorage {
+            return cacheStorage
+        }
+        let cache = ResolverScopeCache()
+        cacheStorage = cache
+        return cache
+    }
+
+    // MARK: - Registration
+
+    /// Registers a factory with no parameters in `main`.
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .plain(factory))
+    }
+
+    /// Registers a factory that receives the resolving container, in `main`.
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .resolver(factory))
+    }
+
+    /// Registers a factory that receives the container and the resolve call's
+    /// arguments, in `main`.
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .arguments(factory))
+    }
+
+    /// Registers a factory with no parameters. Registering the same type and
+    /// name again replaces the earlier registration.
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .plain(factory))
+    }
+
+    /// Registers a factory that receives the resolving container.
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .resolver(factory))
+    }
+
+    /// Registers a factory that receives the container and the resolve call's
+    /// arguments (`register { r, args in Service(args()) }`).
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .arguments(factory))
+    }
+
+    /// Stores a new registration in `container` (nil: `main`), with the
+    /// default scope, under one lock pair. The registration it replaces is
+    /// released afterwards, outside the lock.
+    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
+                                  _ factory: ResolverRegistration<Service>.Factory) -> ResolverOptions<Service> {
+        let registry = Registry.shared
+        registry.lock()
+        let target = container ?? registry.main
+        let registration = ResolverRegistration<Service>(name: name, scope: registry.defaultScope ?? .graph, factory: factory)
+        var previous: UnsafeMutableRawPointer?
+        let pointer = Unmanaged.passRetained(registration).toOpaque()
+        let rc = withRegistryKey(Service.self, name) { crg_put_locked(target.table, $0, pointer, &previous) }
+        registry.unlock()
+        if let previous {
+            Unmanaged<AnyObject>.fromOpaque(previous).release()
+        }
+        if rc != 0 {
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            registry.reportRecoverable("RESOLVER: could not register '\(describe(Service.self, name))': out of memory (error \(rc)). The previous registration, if any, is unchanged.")
+        }
+        return ResolverOptions(registration: registration, container: target)
+    }
+
+    // MARK: - Resolution
+
+    /// Resolves a `Service` from `root`; stops the program when none is
+    /// registered (or its factory returns nil).
+    @inlinable
+    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service {
+        if let service: Service = resolveService(in: nil, name: name, args: args) {
+            return service
+        }
+        notResolved(Service.self, name: name, in: nil)
+    }
+
+    /// Resolves a `Service` from this container (and its children); stops the
+    /// program when none is registered (or its factory returns nil).
+    @inlinable
+    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service {
+        if let service: Service = Resolver.resolveService(in: self, name: name, args: args) {
+            return service
+        }
+        Resolver.notResolved(Service.self, name: name, in: self)
+    }
+
+    /// Resolves a `Service` from `root`, or nil where `resolve` would stop.
+    @inlinable
+    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service? {
+        resolveService(in: nil, name: name, args: args)
+    }
+
+    /// Resolves a `Service` from this container (and its children), or nil
+    /// where `resolve` would stop.
+    @inlinable
+    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service? {
+        Resolver.resolveService(in: self, name: name, args: args)
+    }
+
+    /// The registration for `key` here or in a child, depth first. The mutex
+    /// must be held; the pointer is valid only while it is.
+    @inlinable
+    func registrationLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
+        var value: UnsafeMutableRawPointer?
+        if crg_get_locked(table, key, &value) == 0 {
+            return value
+        }
+        return hasChildren ? registrationInChildrenLocked(key) : nil
+    }
+
+    @usableFromInline
+    func registrationInChildrenLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
+        for child in childContainers {
+            if let found = child.registrationLocked(key) {
+                return found
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import CRegistry
+
+// What the program says when a resolve cannot be satisfied. The first line
+// is the original's message, word for word; what follows says what is
+// registered instead, so the fix is obvious.
+
+extension Resolver {
+    /// Stops the program: `Service` (with `name`) could not be resolved in
+    /// `container` (nil: `root`).
+    @usableFromInline
+    @inline(never)
+    static func notResolved<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver?) -> Never {
+        resolverFailure(notResolvedMessage(Service.self, name: name, in: container ?? root))
+    }
+
+    static func notResolvedMessage<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver) -> String {
+        var lines = ["RESOLVER: '\(Service.self):\(name?.rawValue ?? "NONAME")' not resolved. To disambiguate optionals use resolver.optional()."]
+        let registered = Registry.shared.withLock { container.registeredNamesLocked(of: Service.self) }
+
+        if registered.contains(name) {
+            lines.append("A registration for '\(describe(Service.self, name))' exists, but its factory returned nil.")
+        } else if registered.isEmpty {
+            lines.append("Nothing is registered for '\(Service.self)' in this container or its children.")
+        } else {
+            let names = registered.map { $0.map { "'\($0.rawValue)'" } ?? "no name" }.sorted()
+            lines.append("'\(Service.self)' is registered under: \(names.joined(separator: ", ")).")
+            if name != nil, registered.contains(nil) {
+                lines.append("An unnamed '\(Service.self)' is registered, but a named lookup never falls back to it.")
+            }
+        }
+
+        let optionalNames = Registry.shared.withLock { container.registeredNamesLocked(of: Service?.self) }
+        if !optionalNames.isEmpty {
+            let which = optionalNames.contains(name) ? "with this name" : "under other names"
+            lines.append("'\(Service?.self)' is registered \(which): an optional is a different type; register '\(Service.self)' itself, or resolve '\(Service?.self)'.")
+        }
+        if let optional = Service.self as? any ResolverOptionalType.Type {
+            let wrapped = optional.wrappedType
+            let wrappedNames = Registry.shared.withLock { container.registeredNamesLocked(ofTypeID: typeID(wrapped)) }
+            if !wrappedNames.isEmpty {
+                lines.append("'\(wrapped)' is registered: to get an optional, call optional() instead of resolving '\(Service.self)'.")
+            }
+        }
+        let chain = ResolutionContext.current.chainDescription
+        if !chain.isEmpty {
+            lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The names under which `type` is registered here and in the children
+    /// (nil standing for "no name"). The mutex must be held.
+    func registeredNamesLocked(of type: Any.Type) -> Set<Resolver.Name?> {
+        registeredNamesLocked(ofTypeID: typeID(type))
+    }
+
+    func registeredNamesLocked(ofTypeID typeID: UInt64) -> Set<Resolver.Name?> {
+        var found = Set<Resolver.Name?>()
+        for key in registeredKeysLocked() where key.typeID == typeID {
+            found.insert(key.name)
+        }
+        return found
+    }
+
+    /// Every registration key here and in the children. The mutex must be held.
+    func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
+        var keys: [(typeID: UInt64, name: Resolver.Name?)] = []
+        withUnsafeMutablePointer(to: &keys) { list in
+            _ = crg_iterate_locked(table, { entry, context in
+                let entry = entry.pointee
+                let name = entry.has_name
+                    ? Resolver.Name(String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self))
+                    : nil
+                context!.assumingMemoryBound(to: [(typeID: UInt64, name: Resolver.Name?)].self).pointee.append((entry.type, name))
+                return 0
+            }, list)
+        }
+        for child in childContainers {
+            keys += child.registeredKeysLocked()
+        }
+        return keys
+    }
+}
+
+/// The registry's identity for a type.
+func typeID(_ type: Any.Type) -> UInt64 {
+    UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+}
+
+/// Lets the diagnostics see through `Optional<Wrapped>`.
+protocol ResolverOptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: ResolverOptionalType {
+    static var wrappedType: Any.Type { Wrapped.self }
+}

@@ -1,0 +1,191 @@
+extension Resolver {
+    /// The arguments of a resolve call, as a factory sees them.
+    ///
+    /// Built from the `args:` of `resolve`/`optional`: an `Args` is taken as
+    /// is, a `[String: Any?]` (or `[String: Any]`, or any dictionary with
+    /// `String` keys) becomes keyed arguments, and any other value is the one
+    /// positional argument.
+    ///
+    /// ```swift
+    /// register { _, args in XYZService(args()) }          // resolve(args: true)
+    /// register { _, args in User(args("name"), args("id")) } // resolve(args: ["name": "x", "id": 7])
+    /// ```
+    ///
+    /// `args()`/`get()` and `args("key")`/`get("key")` stop the program with a
+    /// message naming the key, the expected type and what was passed when the
+    /// argument is missing or of another type; `optional()` and
+    /// `optional("key")` return nil instead.
+    public struct Args {
+        @usableFromInline
+        enum Storage {
+            /// `args:` was a single value (possibly nil).
+            case positional(Any?)
+            /// `args:` was a dictionary with String keys.
+            case keyed([String: Any?])
+        }
+
+        @usableFromInline let storage: Storage
+
+        /// Arguments from the `args:` of a resolve call.
+        @inlinable
+        init(_ args: Any?) {
+            guard let args else {
+                storage = .positional(nil)
+                return
+            }
+            storage = Args.classify(args)
+        }
+
+        @usableFromInline
+        init(storage: Storage) {
+            self.storage = storage
+        }
+
+        /// Decides what an `args:` value is. Exact `Args` and `[String: Any]`
+        /// types are recognised by their metatype; only a value that is some
+        /// other dictionary with String keys goes through a cast.
+        @usableFromInline
+        static func classify(_ value: Any) -> Storage {
+            func open<V>(_ value: V) -> Storage {
+                if V.self == Args.self {
+                    return _identityCast(value, to: Args.self).storage
+                }
+                if V.self == [String: Any?].self {
+                    return .keyed(_identityCast(value, to: [String: Any?].self))
+                }
+                if V.self == [String: Any].self {
+                    return .keyed(_identityCast(value, to: [String: Any].self).mapValues { $0 })
+                }
+                if TypeMetadata.isStringKeyedDictionary(V.self), let keyed = value as? [String: Any?] {
+                    return .keyed(keyed)
+                }
+                return .positional(value)
+            }
+            return open(value)
+        }
+
+        /// The single argument, or the only keyed one.
+        @inlinable
+        public func callAsFunction<T>() -> T {
+            get()
+        }
+
+        /// The argument under `key`.
+        @inlinable
+        public func callAsFunction<T>(_ key: String) -> T {
+            get(key)
+        }
+
+        /// The single argument (or the only keyed one) as a `T`; stops the
+        /// program if it is missing or not a `T`.
+        @inlinable
+        public func get<T>() -> T {
+            if case .positional(let value?) = storage, let result: T = Args.exact(value) {
+                return result
+            }
+            return getSlow()
+        }
+
+        /// The keyed argument `key` as a `T`; stops the program if it is
+        /// missing or not a `T`.
+        @inlinable
+        public func get<T>(_ key: String) -> T {
+            if case .keyed(let arguments) = storage, let found = arguments[key], let value = found,
+               let result: T = Args.exact(value) {
+                return result
+            }
+            return getSlow(key)
+        }
+
+        /// The single argument (or the first keyed one) if it is a `T`, else nil.
+        public func optional<T>() -> T? {
+            switch storage {
+            case .positional(let value):
+                return Args.convert(value)
+            case .keyed(let arguments):
+                return arguments.first.flatMap { Args.convert($0.value) }
+            }
+        }
+
+        /// The keyed argument `key` if present and a `T`, else nil.
+        public func optional<T>(_ key: String) -> T? {
+            guard case .keyed(let arguments) = storage, let found = arguments[key] else {
+                return nil
+            }
+            return Args.convert(found)
+        }
+
+        /// `value` when its dynamic type is exactly `T`, without a cast.
+        @inlinable
+        static func exact<T>(_ value: Any) -> T? {
+            func open<V>(_ value: V) -> T? {
+                V.self == T.self ? _identityCast(value, to: T.self) : nil
+            }
+            return open(value)
+        }
+
+        /// `value` as a `T` with the usual cast rules (subclasses, protocols,
+        /// optionals), trying the exact type first.
+        static func convert<T>(_ value: Any?) -> T? {
+            guard let value else {
+                return nil as Any? as? T
+            }
+            if let result: T = exact(value) {
+                return result
+            }
+            return value as? T
+        }
+
+        @usableFromInline
+        func getSlow<T>() -> T {
+            switch storage {
+            case .positional(let value):
+                if let result: T = Args.convert(value) {
+                    return result
+                }
+                let passed = value.map { "a \(describeType(of: $0))" } ?? "nil"
+                resolverFailure("RESOLVER: argument of type \(T.self) expected, but \(passed) was passed.")
+            case .keyed(let arguments):
+                guard arguments.count == 1, let only = arguments.first else {
+                    resolverFailure("RESOLVER: a single argument of type \(T.self) expected, but keyed arguments were passed: \(Args.describe(arguments)). Use args(\"key\").")
+                }
+                if let result: T = Args.convert(only.value) {
+                    return result
+                }
+                resolverFailure("RESOLVER: argument of type \(T.self) expected, but '\(only.key)' is \(Args.describe(value: only.value)).")
+            }
+        }
+
+        @usableFromInline
+        func getSlow<T>(_ key: String) -> T {
+            guard case .keyed(let arguments) = storage else {
+                if case .positional(let value?) = storage {
+                    resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but a single argument (\(describeType(of: value))) was passed, not keyed arguments.")
+                }
+                resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but no arguments were passed.")
+            }
+            guard let found = arguments[key] else {
+                resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but it was not passed. Passed: \(Args.describe(arguments)).")
+            }
+            if let result: T = Args.convert(found) {
+                return result
+            }
+            resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but \(Args.describe(value: found)) was passed.")
+        }
+
+        static func describe(value: Any?) -> String {
+            guard let value else { return "nil" }
+            return "a \(describeType(of: value))"
+        }
+
+        static func describe(_ arguments: [String: Any?]) -> String {
+            if arguments.isEmpty { return "none" }
+            return arguments.keys.sorted().map { "'\($0)': \(describe(value: arguments[$0] ?? nil))" }.joined(separator: ", ")
+        }
+    }
+}
+
+/// The dynamic type of `value` for messages.
+func describeType(of value: Any) -> String {
+    String(describing: type(of: value))
+}

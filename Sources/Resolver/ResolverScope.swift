@@ -1,0 +1,393 @@
+import CRegistry
+
+/// What a scope does: given a registration, return a cached instance or make
+/// one with `registration.instantiate(resolver:args:)`.
+public protocol ResolverScopeType: AnyObject {
+    /// Returns the instance of `registration`'s service for this scope.
+    func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service?
+    /// Drops whatever the scope has cached.
+    func reset()
+}
+
+/// A scope controls when a registration's factory runs and how long its
+/// instances live. The built-in scopes are static members (`.graph`,
+/// `.application`, `.cached`, `.shared`, `.unique`, `.container`); apps add
+/// their own as more instances:
+///
+/// ```swift
+/// extension ResolverScope {
+///     static let session = ResolverScopeCache()
+/// }
+/// register { Session() }.scope(.session)
+/// ResolverScope.session.reset()
+/// ```
+///
+/// `ResolverScope` itself is the unique scope: a new instance every time.
+/// Subclasses may override `resolve(registration:resolver:args:)` and call
+/// `registration.instantiate(resolver:args:)` to build.
+open class ResolverScope: ResolverScopeType, @unchecked Sendable {
+    /// Which built-in behaviour a scope has, so the resolve path can handle
+    /// the built-in scopes without a dynamic call.
+    @usableFromInline
+    enum Kind: UInt8 {
+        case unique, graph, cache, shared, container, custom
+    }
+
+    @usableFromInline let kind: Kind
+    /// The C table of a caching scope (`.cache`: instances, `.shared`: weak
+    /// boxes), on the registry mutex; nil for the others.
+    @usableFromInline let table: OpaquePointer?
+
+    /// Makes a unique scope (for `ResolverScope` itself) or the base of a
+    /// custom subclass.
+    public init() {
+        kind = type(of: self) == ResolverScope.self ? .unique : .custom
+        table = nil
+    }
+
+    init(kind: Kind, table: OpaquePointer? = nil) {
+        self.kind = kind
+        self.table = table
+    }
+
+    deinit {
+        if let table {
+            ResolverScope.destroy(table)
+        }
+    }
+
+    /// Makes a new instance: the behaviour of the unique scope.
+    open func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
+        registration.instantiate(resolver: resolver, args: args)
+    }
+
+    /// The unique scope caches nothing, so there is nothing to reset.
+    open func reset() {}
+
+    /// A table on the registry mutex, for scopes that cache.
+    static func makeTable() -> OpaquePointer {
+        var options = crg_options(capacity: 0, mutex: Registry.shared.mutex, allocator: nil)
+        var table: OpaquePointer?
+        guard crg_create(&table, &options) == 0, let table else {
+            fatalError("RESOLVER: out of memory creating a scope cache")
+        }
+        return table
+    }
+
+    /// Empties `table` (the mutex held) and returns the values it held, for
+    /// the caller to release once the mutex is unlocked.
+    static func drainLocked(_ table: OpaquePointer) -> [UnsafeMutableRawPointer] {
+        var values: [UnsafeMutableRawPointer] = []
+        withUnsafeMutablePointer(to: &values) { list in
+            _ = crg_clear_locked(table, { value, context in
+                context!.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(value)
+            }, list)
+        }
+        return values
+    }
+
+    /// Destroys `table` and then releases what it held.
+    static func destroy(_ table: OpaquePointer) {
+        var values: [UnsafeMutableRawPointer] = []
+        withUnsafeMutablePointer(to: &values) { list in
+            crg_destroy(table, { value, context in
+                context!.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(value)
+            }, list)
+        }
+        values.forEach(ValueStorage.release)
+    }
+}
+
+extension ResolverScope {
+    /// Created once, kept for the life of the app (until `Resolver.reset()` or
+    /// `ResolverScope.application.reset()`).
+    public static let application = ResolverScopeCache()
+    /// Like `.application`, meant to be reset: `ResolverScope.cached.reset()`.
+    public static let cached = ResolverScopeCache()
+    /// One instance per registration within one top-level resolution. The default.
+    public static let graph = ResolverScopeGraph()
+    /// Kept while anyone else holds a strong reference.
+    public static let shared = ResolverScopeShare()
+    /// A new instance every time.
+    public static let unique = ResolverScope()
+    /// Cached in the `cache` of the container `resolve` was called on.
+    public static let container = ResolverScopeContainer()
+}
+
+/// Caches instances by service type and name until `reset()`. The scope of
+/// `.application`, `.cached`, each container's `cache`, and of custom scopes
+/// such as `static let session = ResolverScopeCache()`.
+///
+/// Each key's factory runs once even when many threads ask at the same
+/// moment: the first builds (without holding the registry lock), the others
+/// wait for its instance. A nil result is not cached. Value types are cached
+/// too.
+public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
+    /// Keys whose factories are running. Guarded by the registry mutex.
+    var building: [InFlight] = []
+
+    /// Makes an empty cache. Its table holds instances by (type, name) as
+    /// `ValueStorage` pointers.
+    public override init() {
+        super.init(kind: .cache, table: ResolverScope.makeTable())
+    }
+
+    /// The table, which a cache always has.
+    @usableFromInline
+    var cacheTable: OpaquePointer {
+        table.unsafelyUnwrapped
+    }
+
+    /// The cached instance, or a new one made (once) and cached.
+    public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
+        let registry = Registry.shared
+        registry.lock()
+        return withRegistryKey(Service.self, registration.name) { key in
+            if let cached = cachedLocked(key, as: Service.self) {
+                registry.unlock()
+                return cached
+            }
+            return resolveMissLocked(registration, resolver, args, key)
+        }
+    }
+
+    /// Drops every cached instance (builds in progress still complete).
+    public override func reset() {
+        let registry = Registry.shared
+        registry.lock()
+        let dropped = ResolverScope.drainLocked(cacheTable)
+        registry.unlock()
+        dropped.forEach(ValueStorage.release)
+    }
+
+    /// The cached instance under `key`, if any. The mutex must be held.
+    @inlinable
+    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
+        ResolverScopeCache.cached(in: cacheTable, key, as: Service.self)
+    }
+
+    /// The instance a cache `table` holds under `key`. The mutex must be held.
+    @inlinable
+    static func cached<Service>(in table: OpaquePointer, _ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
+        var raw: UnsafeMutableRawPointer?
+        guard crg_get_locked(table, key, &raw) == 0, let raw else {
+            return nil
+        }
+        return ValueStorage.value(at: raw, as: Service.self)
+    }
+
+    /// After a miss: waits for a build already running elsewhere, or builds.
+    /// Called with the mutex held once; returns with it released.
+    @usableFromInline
+    @inline(never)
+    func resolveMissLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?,
+                                    _ key: UnsafePointer<crg_key>) -> Service? {
+        let registry = Registry.shared
+        let context = ResolutionContext.current
+        while true {
+            if let cached = cachedLocked(key, as: Service.self) {
+                registry.unlock()
+                return cached
+            }
+            guard let flight = building.first(where: { $0.isBuilding(registration) }) else {
+                break
+            }
+            if flight.owner === context {
+                context.reportCycle(closingWith: registration)
+            }
+            flight.checkNoCycle(waiter: context)
+            context.waitingFor = flight
+            registry.wait(for: registration.keyDescription)
+            context.waitingFor = nil
+        }
+
+        let flight = InFlight(registration, owner: context)
+        building.append(flight)
+        let factory = registration.factoryBox
+        registry.unlock()
+
+        let service = registration.instantiate(factory, resolver, args, context)
+
+        registry.lock()
+        building.removeAll { $0 === flight }
+        var displaced: UnsafeMutableRawPointer?
+        var failed: UnsafeMutableRawPointer?
+        if let service {
+            let pointer = ValueStorage.retainedPointer(service)
+            if crg_put_locked(cacheTable, key, pointer, &displaced) != 0 {
+                failed = pointer
+            }
+        }
+        registry.broadcast()
+        registry.unlock()
+        if let displaced { ValueStorage.release(displaced) }
+        if let failed {
+            // Out of memory: the instance is returned but not cached.
+            ValueStorage.release(failed)
+        }
+        return service
+    }
+}
+
+/// A build in progress in a `ResolverScopeCache`: which key, which thread.
+final class InFlight {
+    let registration: _ResolverRegistrationBase
+    let owner: ResolutionContext
+
+    init(_ registration: _ResolverRegistrationBase, owner: ResolutionContext) {
+        self.registration = registration
+        self.owner = owner
+    }
+
+    /// Whether this build is for `other`'s cache key (type and name).
+    func isBuilding(_ other: _ResolverRegistrationBase) -> Bool {
+        registration.typeID == other.typeID && registration.name == other.name
+    }
+
+    /// Stops the program if `waiter` waiting for this build would close a
+    /// circle of threads each waiting for another's build (a dependency cycle
+    /// spread over threads), instead of deadlocking. The mutex must be held.
+    func checkNoCycle(waiter: ResolutionContext) {
+        var chain = [registration.keyDescription]
+        var owner = self.owner
+        while let next = owner.waitingFor {
+            chain.append(next.registration.keyDescription)
+            if next.owner === waiter {
+                chain.append(registration.keyDescription)
+                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.")
+            }
+            owner = next.owner
+        }
+    }
+}
+
+/// One instance per registration within one top-level resolution: a service
+/// that several dependencies of one `resolve` call need is made once for
+/// them all. Class instances only; value types are always made anew. The
+/// instances belong to the resolving thread.
+public final class ResolverScopeGraph: ResolverScope, @unchecked Sendable {
+    /// Makes a graph scope.
+    public override init() {
+        super.init(kind: .graph)
+    }
+
+    /// The instance made earlier in this resolution, or a new one.
+    public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
+        let context = ResolutionContext.current
+        if context.isResolving, let found = context.graphInstance(for: registration, as: Service.self) {
+            return found
+        }
+        let service = registration.instantiate(resolver: resolver, args: args)
+        if context.isResolving, let service, let object = ValueStorage.graphObject(for: service) {
+            context.rememberGraphInstance(object, for: registration)
+        }
+        return service
+    }
+
+    /// Graph instances last one resolution; there is nothing to reset.
+    public override func reset() {}
+}
+
+/// Keeps an instance while anyone else holds a strong reference to it: the
+/// cache holds it weakly. Class instances only.
+public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
+    /// Makes an empty shared scope. Its table holds weak references by
+    /// (type, name) as `WeakBox` objects.
+    public override init() {
+        super.init(kind: .shared, table: ResolverScope.makeTable())
+    }
+
+    /// The table, which a shared scope always has.
+    @usableFromInline
+    var shareTable: OpaquePointer {
+        table.unsafelyUnwrapped
+    }
+
+    /// The live shared instance, or a new one.
+    public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
+        let registry = Registry.shared
+        registry.lock()
+        let cached = withRegistryKey(Service.self, registration.name) { cachedLocked($0, as: Service.self) }
+        let factory = registration.factoryBox
+        registry.unlock()
+        if let cached {
+            return cached
+        }
+        return makeAndShare(registration, factory, resolver, args)
+    }
+
+    /// Forgets every shared instance.
+    public override func reset() {
+        let registry = Registry.shared
+        registry.lock()
+        let dropped = ResolverScope.drainLocked(shareTable)
+        registry.unlock()
+        dropped.forEach(ValueStorage.release)
+    }
+
+    /// The live instance under `key`. The mutex must be held.
+    @inlinable
+    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
+        ResolverScopeShare.shared(in: shareTable, key, as: Service.self)
+    }
+
+    /// The live instance a shared-scope `table` holds under `key`. The mutex must be held.
+    @inlinable
+    static func shared<Service>(in table: OpaquePointer, _ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
+        var raw: UnsafeMutableRawPointer?
+        guard crg_get_locked(table, key, &raw) == 0, let raw,
+              let object = Unmanaged<WeakBox>.fromOpaque(raw).takeUnretainedValue().object else {
+            return nil
+        }
+        if ValueStorage.isClassReference(Service.self) {
+            return unsafeBitCast(object, to: Service.self)
+        }
+        return object as? Service
+    }
+
+    /// Makes an instance (without the lock) and remembers it weakly.
+    @usableFromInline
+    func makeAndShare<Service>(_ registration: ResolverRegistration<Service>, _ factory: Unmanaged<ResolverRegistration<Service>.FactoryBox>,
+                               _ resolver: Resolver, _ args: Any?) -> Service? {
+        let service = registration.instantiate(factory, resolver, args, ResolutionContext.current)
+        guard let service, let object = ValueStorage.instance(in: service) else {
+            return service
+        }
+        let box = Unmanaged.passRetained(WeakBox(object)).toOpaque()
+        let registry = Registry.shared
+        registry.lock()
+        var displaced: UnsafeMutableRawPointer?
+        let rc = withRegistryKey(Service.self, registration.name) { crg_put_locked(shareTable, $0, box, &displaced) }
+        registry.unlock()
+        if let displaced { ValueStorage.release(displaced) }
+        if rc != 0 { ValueStorage.release(box) }
+        return service
+    }
+}
+
+/// A weak reference held by reference.
+@usableFromInline
+final class WeakBox {
+    @usableFromInline weak var object: AnyObject?
+
+    init(_ object: AnyObject) {
+        self.object = object
+    }
+}
+
+/// Caches in the `cache` of the container that `resolve` was called on, so
+/// each container (a test's mock container, say) has its own instances.
+public final class ResolverScopeContainer: ResolverScope, @unchecked Sendable {
+    /// Makes a container scope.
+    public override init() {
+        super.init(kind: .container)
+    }
+
+    /// The instance in `resolver.cache`.
+    public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
+        resolver.cache.resolve(registration: registration, resolver: resolver, args: args)
+    }
+
+    /// The instances live in each container's `cache`; reset those.
+    public override func reset() {}
+}

@@ -1,0 +1,96 @@
+// Stops in one of the ways a resolve can fail, chosen by the first argument,
+// so that the tests can check the exit and the message. Prints
+// PROBE-SURVIVED if it gets to the end.
+import Foundation
+import Resolver
+
+final class Missing {}
+final class Service {}
+final class Leaf {}
+final class Middle { init(_ missing: Missing) {} }
+final class Top { init(_ middle: Middle) {} }
+final class A { init(_ b: B) {} }
+final class B { init(_ c: C) {} }
+final class C { init(_ a: A) {} }
+final class X { init(_ y: Y) {} }
+final class Y { init(_ x: X) {} }
+final class Node { let child: Node?; init(_ child: Node?) { self.child = child } }
+
+let resolver = Resolver()
+let scenario = CommandLine.arguments.dropFirst().first ?? "none"
+
+switch scenario {
+case "missing":
+    _ = resolver.resolve(Missing.self)
+case "name-typo":
+    resolver.register(name: "fred") { Service() }
+    resolver.register(name: "barney") { Service() }
+    _ = resolver.resolve(Service.self, name: "fredd")
+case "named-but-only-unnamed":
+    resolver.register { Service() }
+    _ = resolver.resolve(Service.self, name: "fred")
+case "optional-registered":
+    resolver.register(Service?.self) { Service() }
+    _ = resolver.resolve(Service.self)
+case "asked-for-optional":
+    resolver.register { Service() }
+    _ = resolver.resolve(Service?.self)
+case "factory-nil":
+    resolver.register { nil as Service? }
+    _ = resolver.resolve(Service.self)
+case "missing-dependency":
+    resolver.register { r in Top(r.resolve()) }
+    resolver.register { r in Middle(r.resolve()) }
+    _ = resolver.resolve(Top.self)
+case "wrong-argument-type":
+    resolver.register { _, args in args() as Int }
+    _ = resolver.resolve(Int.self, args: "seven")
+case "missing-keyed-argument":
+    resolver.register { _, args in args("id") as Int }
+    _ = resolver.resolve(Int.self, args: ["name": "x"])
+case "wrong-keyed-argument":
+    resolver.register { _, args in args("id") as Int }
+    _ = resolver.resolve(Int.self, args: ["id": "7"])
+case "no-arguments":
+    resolver.register { _, args in args("id") as Int }
+    _ = resolver.resolve(Int.self)
+case "cycle":
+    resolver.register { r in A(r.resolve()) }
+    resolver.register { r in B(r.resolve()) }
+    resolver.register { r in C(r.resolve()) }
+    _ = resolver.resolve(A.self)
+case "named-cycle":
+    resolver.register(name: "first") { r in A(r.resolve()) }
+    resolver.register { r in B(C(r.resolve(A.self, name: "first"))) }
+    _ = resolver.resolve(A.self, name: "first")
+case "application-cycle":
+    resolver.register { r in X(r.resolve()) }.scope(.application)
+    resolver.register { r in Y(r.resolve()) }.scope(.application)
+    _ = resolver.resolve(X.self)
+case "cross-thread-cycle":
+    let started = DispatchSemaphore(value: 0)
+    resolver.register { r -> X in started.signal(); usleep(200_000); return X(r.resolve()) }.scope(.application)
+    resolver.register { r -> Y in started.signal(); usleep(200_000); return Y(r.resolve()) }.scope(.application)
+    Thread.detachNewThread { _ = resolver.resolve(Y.self) }
+    _ = resolver.resolve(X.self)
+    sleep(5)
+case "runaway-recursion":
+    resolver.register { r, args in Node(r.resolve(Node.self, args: (args() as Int) + 1)) }
+    _ = resolver.resolve(Node.self, args: 0)
+case "child-cycle":
+    let child = Resolver()
+    resolver.add(child: child)
+    child.add(child: resolver)
+case "cycle-broken":
+    final class P { let q: Q; init(_ q: Q) { self.q = q } }
+    final class Q { let r: R; init(_ r: R) { self.r = r } }
+    final class R { weak var p: P? }
+    resolver.register { r in P(r.resolve()) }.resolveProperties { r, p in r.resolve(R.self).p = p }
+    resolver.register { r in Q(r.resolve()) }
+    resolver.register { R() }
+    let p: P = resolver.resolve()
+    print("cycle broken: \(p.q.r.p === p)")
+default:
+    break
+}
+print("PROBE-SURVIVED")

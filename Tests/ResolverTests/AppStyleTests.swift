@@ -1,0 +1,111 @@
+import Resolver
+import Synchronization
+import Testing
+
+// The app's registrations, written the way Resolver apps write them.
+
+protocol NetworkServicing: AnyObject { func fetch() -> String }
+final class NetworkService: NetworkServicing { func fetch() -> String { "payload" } }
+final class MockNetworkService: NetworkServicing { func fetch() -> String { "mock payload" } }
+final class UserSession { let id = Serial.next() }
+
+final class UserViewModel {
+    @Injected var network: NetworkServicing
+    @LazyInjected var session: UserSession
+    @OptionalInjected var analytics: AnalyticsTracking?
+    @Injected(name: .fred) var greeting: String
+    func load() -> String { network.fetch() }
+}
+
+protocol AnalyticsTracking {}
+
+/// How often `registerAllServices` has run.
+let registrationRuns = Atomic<Int>(0)
+
+extension Resolver: ResolverRegistering {
+    public static func registerAllServices() {
+        registrationRuns.add(1, ordering: .relaxed)
+        register { NetworkService() }.implements(NetworkServicing.self)
+        register { UserSession() }.scope(.application)
+        register(name: .fred) { "Hello, Fred" }
+    }
+}
+
+extension ResolverTests {
+    /// The API as an app uses it: registerAllServices, property wrappers in
+    /// a view model, mocking through root.
+    @Suite struct AppStyle {
+        @Test func registerAllServicesRunsOnceBeforeTheFirstResolve() {
+            Resolver.reset()
+            let before = registrationRuns.load(ordering: .relaxed)
+            Resolver.register { 1 }
+            #expect(registrationRuns.load(ordering: .relaxed) == before, "register does not trigger it")
+            let model = UserViewModel()
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 1)
+            #expect(model.load() == "payload")
+            #expect(model.greeting == "Hello, Fred")
+            #expect(model.analytics == nil)
+            _ = UserViewModel()
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 1, "once")
+        }
+
+        @Test func itRunsBeforeAnInstanceResolveToo() {
+            Resolver.reset()
+            let before = registrationRuns.load(ordering: .relaxed)
+            _ = Resolver().optional(Int.self)
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 1)
+        }
+
+        @Test func itRunsAgainAfterReset() {
+            Resolver.reset()
+            _ = Resolver.optional(Int.self)
+            let before = registrationRuns.load(ordering: .relaxed)
+            Resolver.reset()
+            _ = Resolver.optional(Int.self)
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 1)
+        }
+
+        @Test func registrationsMadeBeforeTheFirstResolveCanBeOverwrittenByIt() {
+            Resolver.reset()
+            Resolver.register(name: .fred) { "early" }
+            #expect(Resolver.resolve(String.self, name: .fred) == "Hello, Fred")
+        }
+
+        @Test func registerServicesForcesIt() {
+            Resolver.reset()
+            let before = registrationRuns.load(ordering: .relaxed)
+            Resolver.registerServices?()
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 1)
+            Resolver.main.registerServices()
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 1)
+            Resolver.reset()
+            Resolver.main.registerServices()
+            #expect(registrationRuns.load(ordering: .relaxed) == before + 2)
+        }
+
+        @Test func threadsResolvingWhileItRunsWaitForIt() {
+            Resolver.reset()
+            final class Seen: @unchecked Sendable { let lock = Mutex(0) }
+            let failures = Atomic<Int>(0)
+            runOnThreads(8) { _ in
+                if Resolver.optional(NetworkServicing.self) == nil { failures.add(1, ordering: .relaxed) }
+            }
+            #expect(failures.load(ordering: .relaxed) == 0)
+        }
+
+        @Test func mockingThroughRoot() {
+            Resolver.reset()
+            let mock = Resolver(child: Resolver.main)
+            mock.register { MockNetworkService() as NetworkServicing }
+            Resolver.root = mock
+            defer { Resolver.root = Resolver.main }
+            #expect(UserViewModel().load() == "mock payload")
+        }
+
+        @Test func applicationServiceIsSharedAcrossViewModels() {
+            Resolver.reset()
+            let a = UserViewModel(), b = UserViewModel()
+            #expect(a.session === b.session)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Resolver
+import Testing
+
+extension ResolverTests {
+    /// `Resolver.Args`: positional and keyed arguments and their reads.
+    @Suite struct Arguments {
+        final class Configured {
+            let flag: Bool
+            let name: String?
+            init(flag: Bool, name: String? = nil) { self.flag = flag; self.name = name }
+        }
+
+        @Test func positionalArgument() {
+            let resolver = Resolver()
+            resolver.register { _, args in Configured(flag: args()) }
+            #expect(resolver.resolve(Configured.self, args: true).flag == true)
+            #expect(resolver.resolve(Configured.self, args: false).flag == false)
+        }
+
+        @Test func keyedArgumentsFromAHeterogeneousLiteral() {
+            let resolver = Resolver()
+            resolver.register { _, args in "\(args("name") as String)#\(args("id") as Int)" }
+            #expect(resolver.resolve(String.self, args: ["name": "x", "id": 7]) == "x#7")
+        }
+
+        @Test func keyedArgumentsFromAHomogeneousLiteralAndOptionalValues() {
+            let resolver = Resolver()
+            resolver.register { _, args in (args.get("a") as Int) + (args.get("b") as Int) }
+            #expect(resolver.resolve(Int.self, args: ["a": 1, "b": 2]) == 3)
+            let optionalValues: [String: Any?] = ["a": 10, "b": 20, "c": nil]
+            #expect(resolver.resolve(Int.self, args: optionalValues) == 30)
+        }
+
+        @Test func argsArePassedThroughAsIs() {
+            let resolver = Resolver()
+            resolver.register(name: "inner") { _, args in args("k") as String }
+            resolver.register { r, args in "outer " + r.resolve(String.self, name: "inner", args: args) }
+            #expect(resolver.resolve(String.self, args: ["k": "v"]) == "outer v")
+        }
+
+        @Test func getAndCallAreTheSame() {
+            let resolver = Resolver()
+            resolver.register { _, args in [args() as Int, args.get() as Int] }
+            #expect(resolver.resolve([Int].self, args: 5) == [5, 5])
+        }
+
+        @Test func optionalReads() {
+            let resolver = Resolver()
+            resolver.register { _, args in Configured(flag: args.optional("flag") ?? false, name: args.optional("name")) }
+            let keyed = resolver.resolve(Configured.self, args: ["flag": true, "name": 3])
+            #expect(keyed.flag == true)
+            #expect(keyed.name == nil, "name is an Int, not a String")
+            let none = resolver.resolve(Configured.self)
+            #expect(none.flag == false && none.name == nil)
+
+            resolver.register(name: "positional") { _, args in Configured(flag: args.optional() ?? true) }
+            #expect(resolver.resolve(Configured.self, name: "positional").flag == true)
+            #expect(resolver.resolve(Configured.self, name: "positional", args: false).flag == false)
+            #expect(resolver.resolve(Configured.self, name: "positional", args: "not a bool").flag == true)
+        }
+
+        @Test func aSingleKeyedArgumentReadsPositionally() {
+            let resolver = Resolver()
+            resolver.register { _, args in args() as String }
+            #expect(resolver.resolve(String.self, args: ["only": "one"]) == "one")
+        }
+
+        @Test func nonStringKeyedDictionariesArePositional() {
+            let resolver = Resolver()
+            resolver.register { _, args in (args() as [Int: String])[1] ?? "missing" }
+            #expect(resolver.resolve(String.self, args: [1: "one"]) == "one")
+        }
+
+        @Test func readsFollowCastRulesBeyondTheExactType() {
+            let resolver = Resolver()
+            resolver.register { _, args in (args() as XYZFetching).id }
+            let service = XYZService()
+            #expect(resolver.resolve(Int.self, args: service) == service.id)
+            resolver.register(name: "optional") { _, args in (args() as Int?) ?? -1 }
+            #expect(resolver.resolve(Int.self, name: "optional", args: 4) == 4)
+        }
+
+        @Test func argsReachResolvePropertiesWithArguments() {
+            let resolver = Resolver()
+            final class Mutable { var value = 0 }
+            resolver.register { Mutable() }.resolveProperties { _, service, args in service.value = args() }
+            #expect(resolver.resolve(Mutable.self, args: 9).value == 9)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Resolver
+import Testing
+
+extension ResolverTests {
+    /// Each way a resolve can fail stops the program with a message that
+    /// names what was asked and what exists. Run in a child process
+    /// (ResolverFailureProbe), checking that it stopped and what it said.
+    @Suite struct Failures {
+        static let cases: [(scenario: String, expected: [String])] = [
+            ("missing", ["RESOLVER: 'Missing:NONAME' not resolved. To disambiguate optionals use resolver.optional().",
+                         "Nothing is registered for 'Missing'"]),
+            ("name-typo", ["RESOLVER: 'Service:fredd' not resolved.", "'Service' is registered under: 'barney', 'fred'."]),
+            ("named-but-only-unnamed", ["RESOLVER: 'Service:fred' not resolved.",
+                                        "An unnamed 'Service' is registered, but a named lookup never falls back to it."]),
+            ("optional-registered", ["RESOLVER: 'Service:NONAME' not resolved.", "'Optional<Service>' is registered with this name"]),
+            ("asked-for-optional", ["RESOLVER: 'Optional<Service>:NONAME' not resolved.",
+                                    "'Service' is registered: to get an optional, call optional()"]),
+            ("factory-nil", ["RESOLVER: 'Service:NONAME' not resolved.", "exists, but its factory returned nil"]),
+            ("missing-dependency", ["RESOLVER: 'Missing:NONAME' not resolved.", "Needed while resolving Top → Middle."]),
+            ("wrong-argument-type", ["RESOLVER: argument of type Int expected, but a String was passed."]),
+            ("missing-keyed-argument", ["RESOLVER: argument 'id' of type Int expected, but it was not passed. Passed: 'name': a String."]),
+            ("wrong-keyed-argument", ["RESOLVER: argument 'id' of type Int expected, but a String was passed."]),
+            ("no-arguments", ["RESOLVER: argument 'id' of type Int expected, but no arguments were passed."]),
+            ("cycle", ["RESOLVER: circular dependency: A → B → C → A."]),
+            ("named-cycle", ["RESOLVER: circular dependency: A:first → B → A:first."]),
+            ("application-cycle", ["RESOLVER: circular dependency: X → Y → X."]),
+            ("cross-thread-cycle", ["RESOLVER: circular dependency across threads:"]),
+            ("runaway-recursion", ["RESOLVER: resolution nested more than 512 deep"]),
+            ("child-cycle", ["add(child:) would make a container its own descendant"]),
+        ]
+
+        @Test(arguments: cases)
+        func stopsWithAClearMessage(scenario: String, expected: [String]) throws {
+            let run = try runProgram("ResolverFailureProbe", [scenario])
+            #expect(run.signaled, "\(scenario) should stop the program; it exited \(run.status): \(run.output)")
+            for line in expected {
+                #expect(run.output.contains(line), "\(scenario): missing '\(line)' in: \(run.output)")
+            }
+            #expect(!run.output.contains("PROBE-SURVIVED"))
+        }
+
+        @Test func probeRunsCleanlyWhenNothingFails() throws {
+            let run = try runProgram("ResolverFailureProbe", ["none"])
+            #expect(!run.signaled && run.status == 0)
+            #expect(run.output.contains("PROBE-SURVIVED"))
+        }
+
+        @Test func breakingACycleWithResolvePropertiesWorksInTheProbeToo() throws {
+            let run = try runProgram("ResolverFailureProbe", ["cycle-broken"])
+            #expect(!run.signaled && run.status == 0, "\(run.output)")
+            #expect(run.output.contains("cycle broken: true"))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Resolver
+import Testing
+
+extension ResolverTests {
+    /// `ResolverOptions`: implements, resolveProperties and scope, in any order.
+    @Suite struct Options {
+        @Test func implementsResolvesThroughTheSameRegistration() {
+            let resolver = Resolver()
+            resolver.register { XYZService() }
+                .implements(XYZFetching.self)
+                .implements(XYZUpdating.self)
+                .scope(.container)
+            let service: XYZService = resolver.resolve()
+            let fetching: XYZFetching = resolver.resolve()
+            let updating: XYZUpdating = resolver.resolve()
+            #expect(fetching.id == service.id)
+            #expect(updating.id == service.id)
+        }
+
+        @Test func scopeAfterImplementsAppliesToTheProtocol() {
+            let resolver = Resolver()
+            resolver.register { XYZService() }.implements(XYZFetching.self).scope(.unique)
+            let a: XYZFetching = resolver.resolve()
+            let b: XYZFetching = resolver.resolve()
+            #expect(a.id != b.id)
+            let scope = ResolverScopeCache()
+            resolver.register { XYZService() }.implements(XYZFetching.self).scope(scope)
+            let c: XYZFetching = resolver.resolve()
+            let d: XYZFetching = resolver.resolve()
+            #expect(c.id == d.id)
+        }
+
+        @Test func implementsWithANameAndArgumentsPassingThrough() {
+            let resolver = Resolver()
+            final class Tagged: XYZFetching { let id: Int; init(_ id: Int) { self.id = id } }
+            resolver.register { _, args in Tagged(args()) }.implements(XYZFetching.self, name: "tagged")
+            #expect(resolver.resolve(XYZFetching.self, name: "tagged", args: 77).id == 77)
+            #expect(resolver.optional(XYZFetching.self) == nil)
+        }
+
+        @Test func implementsOnANamedRegistrationUsesThatRegistration() {
+            let resolver = Resolver()
+            resolver.register { XYZService() }
+            let named = resolver.register(name: "special") { XYZService() }.scope(ResolverScopeCache())
+            named.implements(XYZFetching.self)
+            let special: XYZService = resolver.resolve(name: "special")
+            let fetching: XYZFetching = resolver.resolve()
+            #expect(fetching.id == special.id)
+        }
+
+        @Test func resolvePropertiesRunInOrderAfterTheFactory() {
+            let resolver = Resolver()
+            final class Log { var steps: [String] = [] }
+            resolver.register { () -> Log in let log = Log(); log.steps.append("factory"); return log }
+                .resolveProperties { _, log in log.steps.append("first") }
+                .resolveProperties { _, log, _ in log.steps.append("second") }
+            #expect(resolver.resolve(Log.self).steps == ["factory", "first", "second"])
+        }
+
+        @Test func resolvePropertiesSkippedWhenTheFactoryReturnsNil() {
+            let resolver = Resolver()
+            let ran = Counter()
+            resolver.register { nil as Leaf? }.resolveProperties { _, _ in ran.increment() }
+            #expect(resolver.optional(Leaf.self) == nil)
+            #expect(ran.count == 0)
+        }
+
+        /// A needs B, B needs C, and C needs the A being built: C gets it in
+        /// A's resolveProperties, where the graph-scoped C is the one just built.
+        @Test func resolvePropertiesBreaksACycle() {
+            final class A { let b: B; init(b: B) { self.b = b } }
+            final class B { let c: C; init(c: C) { self.c = c } }
+            final class C { weak var a: A? }
+            let resolver = Resolver()
+            resolver.register { r in A(b: r.resolve()) }.resolveProperties { r, a in r.resolve(C.self).a = a }
+            resolver.register { r in B(c: r.resolve()) }
+            resolver.register { C() }
+            let a: A = resolver.resolve()
+            #expect(a.b.c.a === a)
+        }
+
+        @Test func scopeOptionSetsTheScope() {
+            let resolver = Resolver()
+            let options = resolver.register { Leaf() }.scope(.application)
+            #expect(options.registration.resolve(resolver: resolver, args: nil)?.id
+                == options.registration.resolve(resolver: resolver, args: nil)?.id)
+            ResolverScope.application.reset()
+        }
+    }
+}

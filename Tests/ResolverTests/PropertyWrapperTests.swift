@@ -1,0 +1,119 @@
+import Resolver
+import Testing
+
+extension ResolverTests {
+    /// The four property wrappers.
+    @Suite struct PropertyWrappers {
+        final class Holder {
+            @Injected var leaf: Leaf
+            @Injected(name: "named") var named: Leaf
+            @OptionalInjected var missing: Top?
+            @OptionalInjected var present: Leaf?
+        }
+
+        @Test func injectedResolvesAtInitialisation() {
+            Resolver.reset()
+            Resolver.register { Leaf() }
+            Resolver.register(name: "named") { Leaf() }
+            let holder = Holder()
+            #expect(holder.leaf !== holder.named)
+            #expect(holder.missing == nil)
+            #expect(holder.present != nil)
+            let projected = holder.$leaf
+            #expect(projected.wrappedValue === holder.leaf)
+            holder.leaf = Leaf()
+            #expect(holder.leaf !== projected.wrappedValue)
+        }
+
+        @Test func injectedFromAGivenContainer() {
+            Resolver.reset()
+            let container = Resolver()
+            container.register { "container" }
+            Resolver.register { "root" }
+            final class Box {
+                let container: Resolver
+                init(_ c: Resolver) { container = c; _value = Injected(container: c) }
+                @Injected var value: String
+            }
+            #expect(Box(container).value == "container")
+        }
+
+        @Test func optionalInjectedFallsBackToRoot() {
+            Resolver.reset()
+            Resolver.register { "root" }
+            let empty = Resolver()
+            var wrapper = OptionalInjected<String>(container: empty)
+            #expect(wrapper.wrappedValue == "root")
+            wrapper.wrappedValue = nil
+            #expect(wrapper.wrappedValue == nil)
+            let none = OptionalInjected<Int>(container: empty)
+            #expect(none.wrappedValue == nil)
+        }
+
+        @Test func lazyInjectedResolvesOnFirstReadWithItsSettings() {
+            Resolver.reset()
+            let made = Counter()
+            let container = Resolver()
+            container.register(name: "n") { _, args -> String in made.increment(); return "n:\(args() as Int)" }
+            @LazyInjected var value: String
+            #expect($value.isEmpty)
+            $value.container = container
+            $value.name = "n"
+            $value.args = 3
+            #expect(made.count == 0)
+            #expect(value == "n:3")
+            #expect(value == "n:3")
+            #expect(made.count == 1 && !$value.isEmpty)
+            $value.release()
+            #expect($value.isEmpty)
+            #expect(value == "n:3")
+            #expect(made.count == 2)
+            value = "assigned"
+            #expect(value == "assigned" && made.count == 2)
+        }
+
+        @Test func lazyInjectedInAClass() {
+            Resolver.reset()
+            Resolver.register { Leaf() }
+            final class Model { @LazyInjected var leaf: Leaf }
+            let model = Model()
+            #expect(model.$leaf.isEmpty)
+            let first = model.leaf
+            #expect(model.leaf === first)
+            #expect(!model.$leaf.isEmpty)
+            model.$leaf.release()
+            #expect(model.leaf !== first)
+        }
+
+        @Test func weakLazyInjectedHoldsWeakly() {
+            Resolver.reset()
+            Resolver.register { Leaf() }.scope(.shared)
+            final class Model { @WeakLazyInjected var leaf: Leaf? }
+            let model = Model()
+            #expect(model.$leaf.isEmpty)
+            var strong: Leaf? = Resolver.resolve(Leaf.self)
+            let id = strong?.id
+            #expect(model.leaf?.id == id, "resolved on first read: the shared instance")
+            strong = nil
+            #expect(model.leaf == nil, "gone once nothing holds it")
+            #expect(model.$leaf.isEmpty)
+            let replacement = Leaf()
+            model.leaf = replacement
+            #expect(model.leaf === replacement)
+            model.$leaf.release()
+            #expect(model.leaf == nil)
+        }
+
+        /// Compiles only if the wrappers are Sendable (they cross into a
+        /// detached task), and checks the value arrives intact.
+        @Test func injectedIsSendableWhenItsServiceIs() async {
+            Resolver.reset()
+            Resolver.register { Leaf() }
+            let injected = Injected<Leaf>()
+            let optional = OptionalInjected<Leaf>()
+            let ids = await Task.detached { (injected.wrappedValue.id, optional.wrappedValue?.id) }.value
+            #expect(ids.0 == injected.wrappedValue.id)
+            #expect(ids.1 == optional.wrappedValue?.id && ids.1 != nil)
+        }
+    }
+}

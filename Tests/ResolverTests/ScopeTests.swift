@@ -1,0 +1,224 @@
+import Foundation
+import Resolver
+import Testing
+
+extension ResolverScope {
+    /// A custom scope the way apps declare one.
+    static let session = ResolverScopeCache()
+}
+
+extension ResolverTests {
+    /// The six scopes, custom scopes, and their lifetimes.
+    @Suite struct Scopes {
+        @Test func graphSharesInstancesWithinOneResolution() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }
+            resolver.register { r in Middle(leaf: r.resolve()) }
+            resolver.register { r in Top(middle: r.resolve(), leaf: r.resolve()) }
+            let top: Top = resolver.resolve()
+            #expect(top.middle.leaf === top.leaf)
+            let another: Top = resolver.resolve()
+            #expect(another.leaf !== top.leaf, "a new top-level resolution makes new instances")
+        }
+
+        @Test func graphIsTheDefault() {
+            #expect(Resolver.defaultScope === ResolverScope.graph)
+            let resolver = Resolver()
+            let registration = resolver.register { Leaf() }.registration
+            let a = registration.resolve(resolver: resolver, args: nil)
+            let b = registration.resolve(resolver: resolver, args: nil)
+            #expect(a !== b)
+        }
+
+        @Test func graphMakesValueTypesAnew() {
+            struct Pair { let a: ValueService; let b: ValueService }
+            let resolver = Resolver()
+            resolver.register { ValueService() }
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
+            let pair: Pair = resolver.resolve()
+            #expect(pair.a != pair.b)
+        }
+
+        @Test func graphKeepsClassInstancesBehindProtocols() {
+            final class Holder { let a: XYZFetching; let b: XYZFetching; init(a: XYZFetching, b: XYZFetching) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register { XYZService() as XYZFetching }
+            resolver.register { r in Holder(a: r.resolve(), b: r.resolve()) }
+            let holder: Holder = resolver.resolve()
+            #expect(holder.a === holder.b)
+        }
+
+        @Test func graphIsPerNameToo() {
+            final class Two { let x: Leaf; let y: Leaf; let x2: Leaf
+                init(x: Leaf, y: Leaf, x2: Leaf) { self.x = x; self.y = y; self.x2 = x2 } }
+            let resolver = Resolver()
+            resolver.register(name: "x") { Leaf() }
+            resolver.register(name: "y") { Leaf() }
+            resolver.register { r in Two(x: r.resolve(name: "x"), y: r.resolve(name: "y"), x2: r.resolve(name: "x")) }
+            let two: Two = resolver.resolve()
+            #expect(two.x === two.x2)
+            #expect(two.x !== two.y)
+        }
+
+        @Test func applicationKeepsItsInstanceUntilReset() {
+            let resolver = Resolver()
+            let made = Counter()
+            resolver.register { () -> XYZSessionService in made.increment(); return XYZSessionService() }.scope(.application)
+            let a: XYZSessionService = resolver.resolve()
+            let b: XYZSessionService = resolver.resolve()
+            #expect(a === b && made.count == 1)
+            ResolverScope.application.reset()
+            let c: XYZSessionService = resolver.resolve()
+            #expect(c !== a && made.count == 2)
+            ResolverScope.application.reset()
+        }
+
+        @Test func applicationKeepsValueTypes() {
+            let resolver = Resolver()
+            resolver.register { ValueService() }.scope(.application)
+            #expect(resolver.resolve(ValueService.self) == resolver.resolve(ValueService.self))
+            ResolverScope.application.reset()
+        }
+
+        @Test func cachedIsResetOnItsOwn() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.cached)
+            resolver.register { XYZSessionService() }.scope(.application)
+            let leaf: Leaf = resolver.resolve()
+            let session: XYZSessionService = resolver.resolve()
+            ResolverScope.cached.reset()
+            #expect(resolver.resolve(Leaf.self) !== leaf)
+            #expect(resolver.resolve(XYZSessionService.self) === session)
+            ResolverScope.application.reset()
+            ResolverScope.cached.reset()
+        }
+
+        @Test func cachesKeyOnTypeAndName() {
+            let resolver = Resolver()
+            resolver.register(name: "one") { Leaf() }.scope(.cached)
+            resolver.register(name: "two") { Leaf() }.scope(.cached)
+            let one: Leaf = resolver.resolve(name: "one")
+            let two: Leaf = resolver.resolve(name: "two")
+            #expect(one !== two)
+            #expect(resolver.resolve(Leaf.self, name: "one") === one)
+            ResolverScope.cached.reset()
+        }
+
+        @Test func aNilResultIsNeverCached() {
+            let resolver = Resolver()
+            let calls = Counter()
+            resolver.register { () -> Leaf? in calls.increment(); return calls.count >= 3 ? Leaf() : nil }.scope(.cached)
+            #expect(resolver.optional(Leaf.self) == nil)
+            #expect(resolver.optional(Leaf.self) == nil)
+            let made = resolver.optional(Leaf.self)
+            #expect(made != nil)
+            #expect(resolver.optional(Leaf.self) === made)
+            #expect(calls.count == 3)
+            ResolverScope.cached.reset()
+        }
+
+        @Test func sharedLivesWhileSomeoneHoldsIt() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.shared)
+            var held: Leaf? = resolver.resolve(Leaf.self)
+            let id = held!.id
+            #expect(resolver.resolve(Leaf.self).id == id)
+            weak let weakly = held
+            held = nil
+            #expect(weakly == nil, "the scope does not keep it alive")
+            #expect(resolver.resolve(Leaf.self).id != id)
+        }
+
+        @Test func sharedMakesValueTypesAnew() {
+            let resolver = Resolver()
+            resolver.register { ValueService() }.scope(.shared)
+            #expect(resolver.resolve(ValueService.self) != resolver.resolve(ValueService.self))
+        }
+
+        @Test func sharedWorksBehindAProtocol() {
+            let resolver = Resolver()
+            resolver.register { XYZService() as XYZFetching }.scope(.shared)
+            let held: XYZFetching = resolver.resolve()
+            #expect(resolver.resolve(XYZFetching.self) === held)
+        }
+
+        @Test func uniqueAlwaysMakesANewInstance() {
+            final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.unique)
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
+            let pair: Pair = resolver.resolve()
+            #expect(pair.a !== pair.b)
+        }
+
+        @Test func containerScopeCachesPerResolvingContainer() {
+            let shared = Resolver()
+            shared.register { Leaf() }.scope(.container)
+            let first = Resolver(child: shared)
+            let second = Resolver(child: shared)
+            let a1: Leaf = first.resolve(), a2: Leaf = first.resolve()
+            let b1: Leaf = second.resolve()
+            #expect(a1 === a2)
+            #expect(a1 !== b1)
+            first.cache.reset()
+            #expect(first.resolve(Leaf.self) !== a1)
+            #expect(second.resolve(Leaf.self) === b1)
+        }
+
+        @Test func containerCacheCanBeReplaced() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.container)
+            let a: Leaf = resolver.resolve()
+            resolver.cache = ResolverScope.unique
+            #expect(resolver.resolve(Leaf.self) !== resolver.resolve(Leaf.self))
+            resolver.cache = ResolverScopeCache()
+            let b: Leaf = resolver.resolve()
+            #expect(b !== a && resolver.resolve(Leaf.self) === b)
+        }
+
+        @Test func customScopesAreCachesOfTheirOwn() {
+            let resolver = Resolver()
+            resolver.register { XYZSessionService() }.scope(.session)
+            let a: XYZSessionService = resolver.resolve()
+            #expect(resolver.resolve(XYZSessionService.self) === a)
+            ResolverScope.application.reset()
+            #expect(resolver.resolve(XYZSessionService.self) === a)
+            ResolverScope.session.reset()
+            #expect(resolver.resolve(XYZSessionService.self) !== a)
+            ResolverScope.session.reset()
+        }
+
+        @Test func resetReleasesWhatTheScopeHeld() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.session)
+            weak var weakly: Leaf?
+            do {
+                let held: Leaf = resolver.resolve()
+                weakly = held
+            }
+            #expect(weakly != nil)
+            ResolverScope.session.reset()
+            #expect(weakly == nil)
+        }
+
+        @Test func twoThreadsNeverShareGraphInstances() {
+            final class Slow { let leaf: Leaf; init(leaf: Leaf) { self.leaf = leaf } }
+            final class Pair { let a: Slow; let b: Leaf; init(a: Slow, b: Leaf) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register { Leaf() }
+            resolver.register { r in usleep(200); return Slow(leaf: r.resolve()) }
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
+            final class Results: @unchecked Sendable {
+                let lock = NSLock(); var pairs: [Pair] = []
+                func add(_ p: Pair) { lock.lock(); pairs.append(p); lock.unlock() }
+            }
+            let results = Results()
+            runOnThreads(4) { _ in
+                for _ in 0..<50 { results.add(resolver.resolve(Pair.self)) }
+            }
+            #expect(results.pairs.count == 200)
+            #expect(results.pairs.allSatisfy { $0.a.leaf === $0.b }, "within a resolution, one Leaf")
+            #expect(Set(results.pairs.map { ObjectIdentifier($0.b) }).count == 200, "across resolutions and threads, never shared")
+        }
+    }
+}
