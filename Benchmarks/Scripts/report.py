@@ -324,7 +324,7 @@ def drift_note(summary):
 # Header, plot
 # ---------------------------------------------------------------------------
 
-def machine_header(load_before, load_after):
+def machine_header(load_before, load_after, run_time):
     cpu = "?"
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
@@ -344,16 +344,11 @@ def machine_header(load_before, load_after):
             commit += " + uncommitted changes"
     except (OSError, subprocess.CalledProcessError):
         commit = "?"
-    if load_after is None:
-        try:
-            with open("/proc/loadavg", encoding="utf-8") as f:
-                load_after = " ".join(f.read().split()[:3])
-        except OSError:
-            load_after = "?"
     lines = [
-        f"- date: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}; commit {commit}",
+        f"- run finished: {run_time.strftime('%Y-%m-%d %H:%M')}; library at commit {commit}",
         f"- machine: {platform.node()}, {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
-        f"- load average (1/5/15 min): before {load_before or '?'}, after {load_after}",
+        f"- load average (1/5/15 min): before {load_before or '?'}, after {load_after or '?'}"
+        + ("" if load_before or load_after else " (report made apart from the run: bench.py records them)"),
     ]
     return "\n".join(lines)
 
@@ -432,7 +427,8 @@ def main():
         return 1
     os.makedirs(args.results, exist_ok=True)
 
-    header = machine_header(args.load_before, args.load_after)
+    run_time = datetime.datetime.fromtimestamp(max(os.path.getmtime(p) for p in args.jmh))
+    header = machine_header(args.load_before, args.load_after, run_time)
     t_headers, t_rows, t_csv, t_checks = hash_table_rows(summary)
     r_headers, r_rows, r_csv, r_checks = resolver_rows(summary)
     legend = ("Cells: median ns per operation · mallocs per operation (all rounds' samples pooled; "
