@@ -78,8 +78,9 @@ extension ResolverRegistration {
     @inlinable
     func resolveLocked(_ mutex: OpaquePointer, _ resolver: Resolver, _ args: Any?, _ key: UnsafePointer<crg_key>) -> Service? {
         switch scopeKind {
-        case .cache:
-            return resolveCached(in: unsafeDowncast(scope, to: ResolverScopeCache.self), mutex, resolver, args, key)
+        case .cache, .shared:
+            // The fast path has already looked in the cache.
+            return scope.buildOnceLocked(self, resolver, args, key)
         case .graph:
             let factory = factoryBox
             crg_mutex_unlock(mutex)
@@ -99,35 +100,19 @@ extension ResolverRegistration {
             return ResolutionContext.withCurrent { instantiate(factory, resolver, args, $0) }
         case .container:
             let cache = resolver.cacheLocked
-            if cache.kind == .cache {
-                return resolveCached(in: unsafeDowncast(cache, to: ResolverScopeCache.self), mutex, resolver, args, key)
+            if cache.kind == .cache || cache.kind == .shared {
+                if let cached = cache.cachedLocked(key, as: Service.self) {
+                    crg_mutex_unlock(mutex)
+                    return cached
+                }
+                return cache.buildOnceLocked(self, resolver, args, key)
             }
             crg_mutex_unlock(mutex)
             return cache.resolve(registration: self, resolver: resolver, args: args)
-        case .shared:
-            let share = unsafeDowncast(scope, to: ResolverScopeShare.self)
-            if let cached = share.cachedLocked(key, as: Service.self) {
-                crg_mutex_unlock(mutex)
-                return cached
-            }
-            let factory = factoryBox
-            crg_mutex_unlock(mutex)
-            return share.makeAndShare(self, factory, resolver, args)
         case .custom:
             let scope = self.scope
             crg_mutex_unlock(mutex)
             return scope.resolve(registration: self, resolver: resolver, args: args)
         }
-    }
-
-    /// The instance cached in `cache`, or one built once.
-    @inlinable
-    func resolveCached(in cache: ResolverScopeCache, _ mutex: OpaquePointer, _ resolver: Resolver, _ args: Any?,
-                       _ key: UnsafePointer<crg_key>) -> Service? {
-        if let cached = cache.cachedLocked(key, as: Service.self) {
-            crg_mutex_unlock(mutex)
-            return cached
-        }
-        return cache.resolveMissLocked(self, resolver, args, key)
     }
 }

@@ -141,9 +141,9 @@ public final class Resolver: @unchecked Sendable {
         let main = Resolver(mutex: registry.mutex, allocator: nil)
         registry.main = main
         registry.root = main
-        let dropped = ResolverScope.drainLocked(application.cacheTable)
-            + ResolverScope.drainLocked(cached.cacheTable)
-            + ResolverScope.drainLocked(shared.shareTable)
+        let dropped = ResolverScope.drainLocked(application.table.unsafelyUnwrapped)
+            + ResolverScope.drainLocked(cached.table.unsafelyUnwrapped)
+            + ResolverScope.drainLocked(shared.table.unsafelyUnwrapped)
         registry.registrationPending = true
         registry.unlock()
         dropped.forEach(ValueStorage.release)

@@ -37,6 +37,9 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// The C table of a caching scope (`.cache`: instances, `.shared`: weak
     /// boxes), on the registry mutex; nil for the others.
     @usableFromInline let table: OpaquePointer?
+    /// Caching scopes: the keys whose factories are running, so that each
+    /// is built once. Guarded by the registry mutex.
+    @exclusivity(unchecked) var building: [InFlight] = []
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
     /// custom subclass.
@@ -123,47 +126,25 @@ extension ResolverScope {
 /// wait for its instance. A nil result is not cached. Value types are cached
 /// too.
 public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
-    /// Keys whose factories are running. Guarded by the registry mutex.
-    var building: [InFlight] = []
-
     /// Makes an empty cache. Its table holds instances by (type, name) as
     /// `ValueStorage` pointers.
     public override init() {
         super.init(kind: .cache, table: ResolverScope.makeTable())
     }
 
-    /// The table, which a cache always has.
-    @usableFromInline
-    var cacheTable: OpaquePointer {
-        table.unsafelyUnwrapped
-    }
-
     /// The cached instance, or a new one made (once) and cached.
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        let registry = Registry.shared
-        registry.lock()
-        return withRegistryKey(Service.self, registration.name) { key in
-            if let cached = cachedLocked(key, as: Service.self) {
-                registry.unlock()
-                return cached
-            }
-            return resolveMissLocked(registration, resolver, args, key)
-        }
+        Registry.shared.lock()
+        return withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, args, $0) }
     }
 
     /// Drops every cached instance (builds in progress still complete).
     public override func reset() {
         let registry = Registry.shared
         registry.lock()
-        let dropped = ResolverScope.drainLocked(cacheTable)
+        let dropped = ResolverScope.drainLocked(table.unsafelyUnwrapped)
         registry.unlock()
         dropped.forEach(ValueStorage.release)
-    }
-
-    /// The cached instance under `key`, if any. The mutex must be held.
-    @inlinable
-    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
-        ResolverScopeCache.cached(in: cacheTable, key, as: Service.self)
     }
 
     /// The instance a cache `table` holds under `key`. The mutex must be held.
@@ -175,13 +156,53 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
         }
         return ValueStorage.value(at: raw, as: Service.self)
     }
+}
 
-    /// After a miss: waits for a build already running elsewhere, or builds.
-    /// Called with the mutex held once; returns with it released.
+extension ResolverScope {
+    /// The instance this caching scope (`.cache` or `.shared`) holds under
+    /// `key`, if any. The mutex must be held.
+    @inlinable
+    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
+        switch kind {
+        case .cache:
+            return ResolverScopeCache.cached(in: table.unsafelyUnwrapped, key, as: Service.self)
+        case .shared:
+            return ResolverScopeShare.shared(in: table.unsafelyUnwrapped, key, as: Service.self)
+        default:
+            return nil
+        }
+    }
+
+    /// Keeps `service` under `key`: strongly in a cache, weakly (class
+    /// instances only) in a shared scope. Returns the pointers the caller
+    /// must release once the mutex is unlocked: the entry it replaced, or
+    /// the new one if the table could not take it (out of memory; the
+    /// instance is then returned uncached). The mutex must be held.
+    func storeLocked<Service>(_ service: Service, _ key: UnsafePointer<crg_key>) -> [UnsafeMutableRawPointer] {
+        let pointer: UnsafeMutableRawPointer
+        if kind == .shared {
+            guard let object = ValueStorage.instance(in: service) else {
+                return []
+            }
+            pointer = Unmanaged.passRetained(WeakBox(object)).toOpaque()
+        } else {
+            pointer = ValueStorage.retainedPointer(service)
+        }
+        var displaced: UnsafeMutableRawPointer?
+        if crg_put_locked(table.unsafelyUnwrapped, key, pointer, &displaced) != 0 {
+            return [pointer]
+        }
+        return displaced.map { [$0] } ?? []
+    }
+
+    /// A caching scope's way to an instance: the cached one, or one built
+    /// once. If another thread is building this key, waits for it; else builds
+    /// (with the lock released) while other threads wait. Called with the
+    /// mutex held once; returns with it released.
     @usableFromInline
     @inline(never)
-    func resolveMissLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?,
-                                    _ key: UnsafePointer<crg_key>) -> Service? {
+    func buildOnceLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?,
+                                  _ key: UnsafePointer<crg_key>) -> Service? {
         let registry = Registry.shared
         let context = ResolutionContext.current
         while true {
@@ -210,26 +231,15 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
 
         registry.lock()
         building.removeAll { $0 === flight }
-        var displaced: UnsafeMutableRawPointer?
-        var failed: UnsafeMutableRawPointer?
-        if let service {
-            let pointer = ValueStorage.retainedPointer(service)
-            if crg_put_locked(cacheTable, key, pointer, &displaced) != 0 {
-                failed = pointer
-            }
-        }
+        let released = service.map { storeLocked($0, key) } ?? []
         registry.broadcast()
         registry.unlock()
-        if let displaced { ValueStorage.release(displaced) }
-        if let failed {
-            // Out of memory: the instance is returned but not cached.
-            ValueStorage.release(failed)
-        }
+        released.forEach(ValueStorage.release)
         return service
     }
 }
 
-/// A build in progress in a `ResolverScopeCache`: which key, which thread.
+/// A build in progress in a caching scope: which key, which thread.
 final class InFlight {
     let registration: _ResolverRegistrationBase
     let owner: ResolutionContext
@@ -297,38 +307,20 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
         super.init(kind: .shared, table: ResolverScope.makeTable())
     }
 
-    /// The table, which a shared scope always has.
-    @usableFromInline
-    var shareTable: OpaquePointer {
-        table.unsafelyUnwrapped
-    }
-
-    /// The live shared instance, or a new one.
+    /// The live shared instance, or a new one (built once, as in a cache,
+    /// so that threads asking at the same moment share it).
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        let registry = Registry.shared
-        registry.lock()
-        let cached = withRegistryKey(Service.self, registration.name) { cachedLocked($0, as: Service.self) }
-        let factory = registration.factoryBox
-        registry.unlock()
-        if let cached {
-            return cached
-        }
-        return makeAndShare(registration, factory, resolver, args)
+        Registry.shared.lock()
+        return withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, args, $0) }
     }
 
     /// Forgets every shared instance.
     public override func reset() {
         let registry = Registry.shared
         registry.lock()
-        let dropped = ResolverScope.drainLocked(shareTable)
+        let dropped = ResolverScope.drainLocked(table.unsafelyUnwrapped)
         registry.unlock()
         dropped.forEach(ValueStorage.release)
-    }
-
-    /// The live instance under `key`. The mutex must be held.
-    @inlinable
-    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
-        ResolverScopeShare.shared(in: shareTable, key, as: Service.self)
     }
 
     /// The live instance a shared-scope `table` holds under `key`. The mutex must be held.
@@ -343,25 +335,6 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
             return unsafeBitCast(object, to: Service.self)
         }
         return object as? Service
-    }
-
-    /// Makes an instance (without the lock) and remembers it weakly.
-    @usableFromInline
-    func makeAndShare<Service>(_ registration: ResolverRegistration<Service>, _ factory: Unmanaged<ResolverRegistration<Service>.FactoryBox>,
-                               _ resolver: Resolver, _ args: Any?) -> Service? {
-        let service = registration.instantiate(factory, resolver, args, ResolutionContext.current)
-        guard let service, let object = ValueStorage.instance(in: service) else {
-            return service
-        }
-        let box = Unmanaged.passRetained(WeakBox(object)).toOpaque()
-        let registry = Registry.shared
-        registry.lock()
-        var displaced: UnsafeMutableRawPointer?
-        let rc = withRegistryKey(Service.self, registration.name) { crg_put_locked(shareTable, $0, box, &displaced) }
-        registry.unlock()
-        if let displaced { ValueStorage.release(displaced) }
-        if rc != 0 { ValueStorage.release(box) }
-        return service
     }
 }
 

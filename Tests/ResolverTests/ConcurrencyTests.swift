@@ -38,6 +38,39 @@ extension ResolverTests {
             scope.reset()
         }
 
+        /// `.shared` builds once too: threads asking at the same moment, and
+        /// holding what they get, all hold one instance.
+        @Test func sharedScopeBuildsOnceForConcurrentRequests() {
+            let resolver = Resolver()
+            let runs = Counter()
+            resolver.register { () -> XYZSessionService in
+                runs.increment()
+                usleep(20_000)
+                return XYZSessionService()
+            }.scope(.shared)
+            final class Held: @unchecked Sendable {
+                let lock = NSLock()
+                var services: [XYZSessionService] = []
+                func add(_ service: XYZSessionService) { lock.lock(); services.append(service); lock.unlock() }
+            }
+            let start = DispatchSemaphore(value: 0)
+            let held = Held()
+            let group = DispatchGroup()
+            for _ in 0..<16 {
+                group.enter()
+                Thread.detachNewThread {
+                    start.wait()
+                    held.add(resolver.resolve(XYZSessionService.self))
+                    group.leave()
+                }
+            }
+            for _ in 0..<16 { start.signal() }
+            group.wait()
+            let all = held.services
+            #expect(runs.count == 1)
+            #expect(Set(all.map(ObjectIdentifier.init)).count == 1)
+        }
+
         /// A factory that waits for another thread, which resolves in turn,
         /// completes. (Holding one lock through every factory, as the original
         /// does, deadlocks here; the timeout turns that into a failure.)
