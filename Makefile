@@ -66,6 +66,10 @@ example: deps
 asan: deps
 	@echo "==> swift test under AddressSanitizer"
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(SWIFT) test --scratch-path .build-asan --sanitize=address
+	@echo "==> LeakSanitizer on ResolverLeakCheck (test runners keep allocations of their own)"
+	@set -o pipefail; $(SWIFT) build --scratch-path .build-asan --sanitize=address --product ResolverLeakCheck 2>&1 \
+		| { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 "$$($(SWIFT) build --scratch-path .build-asan --sanitize=address --show-bin-path)/ResolverLeakCheck"
 
 ubsan: deps
 	@echo "==> swift test with UndefinedBehaviorSanitizer on the C code"

@@ -26,15 +26,22 @@ let package = Package(
             name: "Resolver",
             dependencies: ["CRegistry"]
         ),
+        // What both test targets use: a failing, counting C allocator and
+        // a thread runner.
+        .target(
+            name: "ResolverTestSupport",
+            dependencies: ["CRegistry"],
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "CRegistryTests",
-            dependencies: ["CRegistry"]
+            dependencies: ["CRegistry", "ResolverTestSupport"]
         ),
         // The front end, one file per concept; Swift 6 language mode, and
         // app-style use of the API in AppStyleTests.swift.
         .testTarget(
             name: "ResolverTests",
-            dependencies: ["Resolver", "CRegistry", "ResolverFailureProbe"]
+            dependencies: ["Resolver", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe"]
         ),
         // A program the tests run as a child process: it stops in each of
         // the ways a resolve can fail. (Tests/Swift5App, an app written
@@ -44,6 +51,12 @@ let package = Package(
             name: "ResolverFailureProbe",
             dependencies: ["Resolver"],
             path: "Tests/Programs/ResolverFailureProbe"
+        ),
+        // Exercises the library and exits, for LeakSanitizer (make asan).
+        .executableTarget(
+            name: "ResolverLeakCheck",
+            dependencies: ["Resolver"],
+            path: "Tests/Programs/ResolverLeakCheck"
         ),
         .executableTarget(
             name: "ResolverExample",

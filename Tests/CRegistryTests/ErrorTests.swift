@@ -6,28 +6,6 @@ import Glibc
 import Darwin
 #endif
 
-/// An allocator that fails on demand, for the ENOMEM paths.
-final class FailingAllocator {
-    /// Allocations left before every further one fails; nil never fails.
-    var remaining: Int?
-    private(set) var live = 0
-    var raw = crg_allocator(allocate: { size, context in
-        let me = Unmanaged<FailingAllocator>.fromOpaque(context!).takeUnretainedValue()
-        if let remaining = me.remaining {
-            if remaining == 0 { return nil }
-            me.remaining = remaining - 1
-        }
-        me.live += 1
-        return malloc(size)
-    }, deallocate: { pointer, context in
-        guard let pointer else { return }
-        Unmanaged<FailingAllocator>.fromOpaque(context!).takeUnretainedValue().live -= 1
-        free(pointer)
-    }, context: nil)
-
-    init() { raw.context = Unmanaged.passUnretained(self).toOpaque() }
-}
-
 @Suite struct ErrorTests {
     @Test func nullHandleIsEINVALEverywhere() {
         var key = crg_key_unnamed(1)
@@ -81,7 +59,7 @@ final class FailingAllocator {
 
     @Test func createFailsCleanly() {
         for failAfter in 0..<2 {
-            let allocator = FailingAllocator()
+            let allocator = TestAllocator()
             allocator.remaining = failAfter
             var options = crg_options(capacity: 0, mutex: nil, allocator: nil)
             var table: OpaquePointer?
@@ -98,7 +76,7 @@ final class FailingAllocator {
     /// Every allocation an insert can make (the name copy, the doubled slot
     /// array) fails in turn; each time the table must be exactly as before.
     @Test func failedInsertLeavesTheTableAsItWas() {
-        let allocator = FailingAllocator()
+        let allocator = TestAllocator()
         withUnsafePointer(to: &allocator.raw) { raw in
             let table = Table(allocator: raw)
             // Fill to exactly the growth threshold of the initial 8 slots (7 keys).

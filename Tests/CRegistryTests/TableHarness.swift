@@ -1,4 +1,5 @@
 import CRegistry
+@_exported import ResolverTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -141,30 +142,4 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-}
-
-/// Runs `body(index)` on `count` threads at once and waits for all of them.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    final class Job { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
-    var threads: [pthread_t] = []
-    for index in 0..<count {
-        let job = Unmanaged.passRetained(Job { body(index) }).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let rc = pthread_create(&thread, nil, { argument in
-            let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
-            job.body()
-            return nil
-        }, job)
-        precondition(rc == 0, "pthread_create: \(rc)")
-        #if canImport(Darwin)
-        threads.append(thread!)
-        #else
-        threads.append(thread)
-        #endif
-    }
-    for thread in threads { pthread_join(thread, nil) }
 }

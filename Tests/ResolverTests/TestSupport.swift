@@ -1,5 +1,6 @@
 import Foundation
 @testable import Resolver
+@_exported import ResolverTestSupport
 import Synchronization
 import Testing
 
@@ -52,19 +53,6 @@ final class Counter: Sendable {
 
 // MARK: - Threads
 
-/// Runs `body(index)` on `count` new threads at once and waits for them all.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        Thread.detachNewThread {
-            body(index)
-            group.leave()
-        }
-    }
-    group.wait()
-}
-
 /// Waits at most `seconds` for `condition`; false on timeout.
 func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
@@ -92,6 +80,11 @@ func runProgram(_ name: String, _ arguments: [String] = [], timeout: Double = 60
     let process = Process()
     process.executableURL = directory.appendingPathComponent(name)
     process.arguments = arguments
+    // A probe stops on purpose; the runtime's crash backtracer would only
+    // add noise, and it can outlive the child holding the output pipe open.
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

@@ -1,0 +1,114 @@
+import CRegistry
+@testable import Resolver
+import Testing
+
+extension ResolverTests {
+    /// Nothing lost, nothing leaked: what the scopes and containers hold is
+    /// released when it should be, and a failed allocation changes nothing.
+    @Suite struct Memory {
+        @Test func resolverResetReleasesTheGlobalScopes() {
+            Resolver.reset()
+            let resolver = Resolver()
+            resolver.register(name: "application") { Leaf() }.scope(.application)
+            resolver.register(name: "cached") { Leaf() }.scope(.cached)
+            weak var application: Leaf?
+            weak var cached: Leaf?
+            do {
+                application = resolver.resolve(Leaf.self, name: "application")
+                cached = resolver.resolve(Leaf.self, name: "cached")
+            }
+            #expect(application != nil && cached != nil, "the scopes hold them")
+            Resolver.reset()
+            #expect(application == nil && cached == nil)
+        }
+
+        @Test func applicationResetReleasesWhatItHeld() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.application)
+            resolver.register { ValueService() }.scope(.application)
+            weak var held: Leaf?
+            do { held = resolver.resolve(Leaf.self) }
+            _ = resolver.resolve(ValueService.self)
+            #expect(held != nil)
+            ResolverScope.application.reset()
+            #expect(held == nil)
+        }
+
+        @Test func graphInstancesAreReleasedWhenTheResolutionEnds() {
+            final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register { Leaf() }
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
+            weak var leaf: Leaf?
+            do {
+                let pair: Pair = resolver.resolve()
+                leaf = pair.a
+                #expect(pair.a === pair.b)
+            }
+            #expect(leaf == nil, "the per-thread graph does not keep it")
+        }
+
+        /// A container's table (its slots, its name copies) is freed with it,
+        /// and so are its registrations and what their factories captured.
+        @Test func aDroppedContainerFreesItsTable() {
+            let allocator = TestAllocator()
+            final class Captured {}
+            weak var container: Resolver?
+            weak var captured: Captured?
+            allocator.withAllocator { raw in
+                let resolver = Resolver(mutex: Registry.shared.mutex, allocator: raw)
+                let object = Captured()
+                captured = object
+                for i in 0..<100 {
+                    resolver.register(name: Resolver.Name("service \(i)")) { withExtendedLifetime(object) { i } }
+                }
+                #expect(resolver.resolve(Int.self, name: "service 42") == 42)
+                #expect(allocator.live > 100, "slots and name copies")
+                container = resolver
+            }
+            #expect(container == nil)
+            #expect(captured == nil)
+            #expect(allocator.live == 0, "the C table freed everything it allocated")
+        }
+
+        /// Registration that runs out of memory in the C table is reported,
+        /// and leaves the table and every registration exactly as before.
+        @Test func aFailedRegistrationChangesNothing() {
+            let registry = Registry.shared
+            final class Reports: @unchecked Sendable { var messages: [String] = [] }
+            let reports = Reports()
+            registry.withLock { registry.failureHook = { reports.messages.append($0) } }
+            defer { registry.withLock { registry.failureHook = nil } }
+
+            let allocator = TestAllocator()
+            allocator.withAllocator { raw in
+                let resolver = Resolver(mutex: registry.mutex, allocator: raw)
+                // Seven keys fill the initial eight slots to the load limit.
+                for i in 0..<7 {
+                    resolver.register(name: Resolver.Name("n\(i)")) { i }
+                }
+                resolver.register(name: "n3") { 33 }
+                allocator.remaining = 0
+
+                // A new named key needs a name copy; a new unnamed one, growth.
+                resolver.register(name: "new") { -1 }
+                resolver.register(String.self) { "new" }
+                #expect(reports.messages.count == 2)
+                #expect(reports.messages.first?.contains("could not register 'Int:new': out of memory") == true)
+                #expect(resolver.optional(Int.self, name: "new") == nil)
+                #expect(resolver.optional(String.self) == nil)
+                for i in 0..<7 {
+                    #expect(resolver.resolve(Int.self, name: Resolver.Name("n\(i)")) == (i == 3 ? 33 : i))
+                }
+                // Replacing an existing key needs no memory and still works.
+                resolver.register(name: "n5") { 55 }
+                #expect(resolver.resolve(Int.self, name: "n5") == 55)
+                #expect(reports.messages.count == 2)
+
+                allocator.remaining = nil
+                resolver.register(name: "new") { -1 }
+                #expect(resolver.resolve(Int.self, name: "new") == -1)
+            }
+        }
+    }
+}
