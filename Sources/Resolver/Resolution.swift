@@ -64,12 +64,37 @@ extension ResolverRegistration {
     func cachedLocked(_ key: UnsafePointer<crg_key>) -> Service? {
         switch scopeKind {
         case .cache:
-            return ResolverScopeCache.cached(in: scopeTable.unsafelyUnwrapped, key, as: Service.self)
+            guard let entry = cachedEntryLocked(key) else {
+                return nil
+            }
+            return ValueStorage.value(at: entry, as: Service.self)
         case .shared:
-            return ResolverScopeShare.shared(in: scopeTable.unsafelyUnwrapped, key, as: Service.self)
+            guard let entry = cachedEntryLocked(key),
+                  let object = Unmanaged<WeakBox>.fromOpaque(entry).takeUnretainedValue().object else {
+                return nil
+            }
+            return ResolverScopeShare.service(from: object, as: Service.self)
         default:
             return nil
         }
+    }
+
+    /// The entry for `key` in the scope's table: remembered from an earlier
+    /// lookup while the scope's generation is unchanged, else looked up (and
+    /// remembered). The mutex must be held.
+    @inlinable
+    func cachedEntryLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
+        let generation = scopeGeneration.unsafelyUnwrapped.pointee
+        if let cachedEntry, cachedEntryGeneration == generation {
+            return cachedEntry
+        }
+        var raw: UnsafeMutableRawPointer?
+        guard crg_get_locked(scopeTable.unsafelyUnwrapped, key, &raw) == 0 else {
+            return nil
+        }
+        cachedEntry = raw
+        cachedEntryGeneration = generation
+        return raw
     }
 
     /// Resolves through the scope. Called with the registry mutex held once

@@ -141,9 +141,7 @@ public final class Resolver: @unchecked Sendable {
         let main = Resolver(mutex: registry.mutex, allocator: nil)
         registry.main = main
         registry.root = main
-        let dropped = ResolverScope.drainLocked(application.table.unsafelyUnwrapped)
-            + ResolverScope.drainLocked(cached.table.unsafelyUnwrapped)
-            + ResolverScope.drainLocked(shared.table.unsafelyUnwrapped)
+        let dropped = application.drainLocked() + cached.drainLocked() + shared.drainLocked()
         registry.registrationPending = true
         registry.unlock()
         dropped.forEach(ValueStorage.release)

@@ -9,8 +9,8 @@ import CRegistry
 /// cannot be subclassed elsewhere.
 ///
 /// Invariants: `typeID`, `serviceType` and `name` never change. `scope`,
-/// `scopeKind` and `scopeTable` change together, only under the registry
-/// mutex, and are read under it (which is why their accesses need no dynamic
+/// `scopeKind`, `scopeTable` and `scopeGeneration` change together (and clear
+/// `cachedEntry`), only under the registry mutex, and are read under it (which is why their accesses need no dynamic
 /// exclusivity checks). A registration holds no reference to its container:
 /// a weak one would slow down every retain of the container.
 public class _ResolverRegistrationBase: @unchecked Sendable {
@@ -23,8 +23,15 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var scope: ResolverScope
     /// `scope.kind`, copied here so the resolve path reads plain data.
     @exclusivity(unchecked) @usableFromInline var scopeKind: ResolverScope.Kind
-    /// `scope.table` (for the caching scopes), copied for the same reason.
+    /// `scope.table` and `scope.generation` (for the caching scopes), copied
+    /// for the same reason.
     @exclusivity(unchecked) @usableFromInline var scopeTable: OpaquePointer?
+    @exclusivity(unchecked) @usableFromInline var scopeGeneration: UnsafeMutablePointer<UInt64>?
+    /// Where this registration's instance sits in `scopeTable`, and the
+    /// generation it was found in: while the scope's generation is the same,
+    /// the entry is still there and the lookup can be skipped.
+    @exclusivity(unchecked) @usableFromInline var cachedEntry: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) @usableFromInline var cachedEntryGeneration: UInt64 = 0
 
     @usableFromInline
     init(serviceType: Any.Type, name: Resolver.Name?, scope: ResolverScope) {
@@ -34,6 +41,7 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
         self.scope = scope
         self.scopeKind = scope.kind
         self.scopeTable = scope.table
+        self.scopeGeneration = scope.generation
     }
 
     /// "Type" or "Type:name", as in the original's messages.
@@ -186,6 +194,8 @@ public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @un
         self.scope = scope
         self.scopeKind = scope.kind
         self.scopeTable = scope.table
+        self.scopeGeneration = scope.generation
+        self.cachedEntry = nil
         registry.unlock()
         withExtendedLifetime(previous) {}
     }

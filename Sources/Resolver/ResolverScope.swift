@@ -40,23 +40,38 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// Caching scopes: the keys whose factories are running, so that each
     /// is built once. Guarded by the registry mutex.
     @exclusivity(unchecked) var building: [InFlight] = []
+    /// Caching scopes: a counter that changes whenever an entry leaves
+    /// `table` (a reset, or a dead weak entry replaced). A registration
+    /// remembers where its cached instance sits, with the generation it saw;
+    /// while the generation is unchanged that entry is still there. Written
+    /// and read under the registry mutex; a raw pointer so that the resolve
+    /// path reads it without touching the scope object.
+    @usableFromInline let generation: UnsafeMutablePointer<UInt64>?
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
     /// custom subclass.
     public init() {
         kind = type(of: self) == ResolverScope.self ? .unique : .custom
         table = nil
+        generation = nil
     }
 
     init(kind: Kind, table: OpaquePointer? = nil) {
         self.kind = kind
         self.table = table
+        if table != nil {
+            generation = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+            generation?.initialize(to: 0)
+        } else {
+            generation = nil
+        }
     }
 
     deinit {
         if let table {
             ResolverScope.destroy(table)
         }
+        generation?.deallocate()
     }
 
     /// Makes a new instance: the behaviour of the unique scope.
@@ -77,15 +92,19 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
         return table
     }
 
-    /// Empties `table` (the mutex held) and returns the values it held, for
-    /// the caller to release once the mutex is unlocked.
-    static func drainLocked(_ table: OpaquePointer) -> [UnsafeMutableRawPointer] {
+    /// Empties a caching scope's table (the mutex held) and returns the
+    /// values it held, for the caller to release once the mutex is unlocked.
+    func drainLocked() -> [UnsafeMutableRawPointer] {
+        guard let table, let generation else {
+            return []
+        }
         var values: [UnsafeMutableRawPointer] = []
         withUnsafeMutablePointer(to: &values) { list in
             _ = crg_clear_locked(table, { value, context in
                 context!.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(value)
             }, list)
         }
+        generation.pointee &+= 1
         return values
     }
 
@@ -142,7 +161,7 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
     public override func reset() {
         let registry = Registry.shared
         registry.lock()
-        let dropped = ResolverScope.drainLocked(table.unsafelyUnwrapped)
+        let dropped = drainLocked()
         registry.unlock()
         dropped.forEach(ValueStorage.release)
     }
@@ -192,7 +211,11 @@ extension ResolverScope {
         if crg_put_locked(table.unsafelyUnwrapped, key, pointer, &displaced) != 0 {
             return [pointer]
         }
-        return displaced.map { [$0] } ?? []
+        guard let displaced else {
+            return []
+        }
+        generation.unsafelyUnwrapped.pointee &+= 1
+        return [displaced]
     }
 
     /// A caching scope's way to an instance: the cached one, or one built
@@ -318,7 +341,7 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
     public override func reset() {
         let registry = Registry.shared
         registry.lock()
-        let dropped = ResolverScope.drainLocked(table.unsafelyUnwrapped)
+        let dropped = drainLocked()
         registry.unlock()
         dropped.forEach(ValueStorage.release)
     }
@@ -331,6 +354,13 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
               let object = Unmanaged<WeakBox>.fromOpaque(raw).takeUnretainedValue().object else {
             return nil
         }
+        return service(from: object, as: Service.self)
+    }
+
+    /// The service a live shared object is: itself for class types; for a
+    /// protocol type, the object cast to it.
+    @inlinable
+    static func service<Service>(from object: AnyObject, as type: Service.Type) -> Service? {
         if ValueStorage.isClassReference(Service.self) {
             return unsafeBitCast(object, to: Service.self)
         }
