@@ -11,11 +11,36 @@ import CRegistry
 // caching scopes, the cached instance. A cached instance is returned without
 // allocating. Factories run after the lock is released.
 
+/// The arguments of a resolve call on their way to a factory: a pointer to
+/// the caller's `args:` value, or nil when the call passed none (or passed
+/// nil, which factories read the same way). A call without arguments (the
+/// common case) then carries nothing that needs destroying; the `Any?` is
+/// read only by factories that take arguments.
+@usableFromInline
+typealias ArgumentsPointer = UnsafePointer<Any?>?
+
+/// Calls `body` with `args` as an `ArgumentsPointer`.
+@inlinable
+func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
+    withUnsafePointer(to: args) { pointer in
+        body(args == nil ? nil : pointer)
+    }
+}
+
+extension Optional where Wrapped == UnsafePointer<Any?> {
+    /// The `args:` value (nil when none was passed).
+    @inlinable
+    var value: Any? {
+        guard let self else { return nil }
+        return self.pointee
+    }
+}
+
 extension Resolver {
     /// Resolves `Service` in `container` (nil: `root`): nil when nothing is
     /// registered or the factory returned nil.
     @inlinable
-    static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, args: Any?) -> Service? {
+    static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, arguments: ArgumentsPointer) -> Service? {
         registryReference._withUnsafeGuaranteedRef { registry in
             let mutex = registry.mutex
             crg_mutex_lock(mutex)
@@ -38,13 +63,8 @@ extension Resolver {
                     crg_mutex_unlock(mutex)
                     return cached
                 }
-                // Not cached: keep the registration alive past the unlock with a
-                // real reference; the container too, unless the caller holds it.
-                let registration = registrationReference.takeUnretainedValue()
-                if let container {
-                    return registration.resolveLocked(mutex, container, args, key)
-                }
-                return registration.resolveLocked(mutex, resolverReference.takeUnretainedValue(), args, key)
+                return resolveUncached(mutex, registrationReference, resolverReference, isRoot: container == nil,
+                                       arguments, key)
             }
             #if DEBUG
             if let decorate, let service {
@@ -56,12 +76,35 @@ extension Resolver {
     }
 }
 
+extension Resolver {
+    /// The rest of a resolve that found no cached instance, out of line so
+    /// that the cached path stays small. The registration is kept alive past
+    /// the unlock with a real reference, and root too (another thread may
+    /// replace it); a container the caller passed, the caller holds.
+    @inlinable
+    @inline(never)
+    static func resolveUncached<Service>(_ mutex: OpaquePointer,
+                                         _ registrationReference: Unmanaged<ResolverRegistration<Service>>,
+                                         _ resolverReference: Unmanaged<Resolver>, isRoot: Bool,
+                                         _ arguments: ArgumentsPointer, _ key: UnsafePointer<crg_key>) -> Service? {
+        let registration = registrationReference.takeUnretainedValue()
+        if !isRoot {
+            return registration.resolveLocked(mutex, resolverReference, arguments, key)
+        }
+        let root = resolverReference.takeUnretainedValue()
+        return withExtendedLifetime(root) {
+            registration.resolveLocked(mutex, resolverReference, arguments, key)
+        }
+    }
+}
+
 extension ResolverRegistration {
     /// The instance this registration's own scope has cached under `key`
     /// (`.application`, `.cached`, custom caches and `.shared`), if any. The
     /// mutex must be held.
     @inlinable
-    func cachedLocked(_ key: UnsafePointer<crg_key>) -> Service? {
+    @inline(__always)
+    final func cachedLocked(_ key: UnsafePointer<crg_key>) -> Service? {
         switch scopeKind {
         case .cache:
             guard let entry = cachedEntryLocked(key) else {
@@ -83,7 +126,8 @@ extension ResolverRegistration {
     /// lookup while the scope's generation is unchanged, else looked up (and
     /// remembered). The mutex must be held.
     @inlinable
-    func cachedEntryLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
+    @inline(__always)
+    final func cachedEntryLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
         let generation = scopeGeneration.unsafelyUnwrapped.pointee
         if let cachedEntry, cachedEntryGeneration == generation {
             return cachedEntry
@@ -99,45 +143,54 @@ extension ResolverRegistration {
 
     /// Resolves through the scope. Called with the registry mutex held once
     /// and `key` being this registration's key; returns with the mutex
-    /// released.
+    /// released. The caller keeps `resolverReference` alive.
     @inlinable
-    func resolveLocked(_ mutex: OpaquePointer, _ resolver: Resolver, _ args: Any?, _ key: UnsafePointer<crg_key>) -> Service? {
+    final func resolveLocked(_ mutex: OpaquePointer, _ resolverReference: Unmanaged<Resolver>, _ arguments: ArgumentsPointer,
+                       _ key: UnsafePointer<crg_key>) -> Service? {
         switch scopeKind {
         case .cache, .shared:
             // The fast path has already looked in the cache.
-            return scope.buildOnceLocked(self, resolver, args, key)
+            return resolverReference._withUnsafeGuaranteedRef { scope.buildOnceLocked(self, $0, arguments, key) }
         case .graph:
-            let factory = factoryBox
+            let replacement = self.replacement
             crg_mutex_unlock(mutex)
-            return ResolutionContext.withCurrent { context in
-                if context.isResolving, let found = context.graphInstance(for: self, as: Service.self) {
-                    return found
+            return resolverReference._withUnsafeGuaranteedRef { resolver in
+                ResolutionContext.withCurrent { context in
+                    if context.isResolving, let found = context.graphInstance(for: self, as: Service.self) {
+                        return found
+                    }
+                    let service = instantiate(replacement, resolver, arguments, context)
+                    if context.isResolving, let service {
+                        context.rememberGraphInstance(service, for: self)
+                    }
+                    return service
                 }
-                let service = instantiate(factory, resolver, args, context)
-                if context.isResolving, let service, let object = ValueStorage.graphObject(for: service) {
-                    context.rememberGraphInstance(object, for: self)
-                }
-                return service
             }
         case .unique:
-            let factory = factoryBox
+            let replacement = self.replacement
             crg_mutex_unlock(mutex)
-            return ResolutionContext.withCurrent { instantiate(factory, resolver, args, $0) }
-        case .container:
-            let cache = resolver.cacheLocked
-            if cache.kind == .cache || cache.kind == .shared {
-                if let cached = cache.cachedLocked(key, as: Service.self) {
-                    crg_mutex_unlock(mutex)
-                    return cached
-                }
-                return cache.buildOnceLocked(self, resolver, args, key)
+            return resolverReference._withUnsafeGuaranteedRef { resolver in
+                ResolutionContext.withCurrent { instantiate(replacement, resolver, arguments, $0) }
             }
-            crg_mutex_unlock(mutex)
-            return cache.resolve(registration: self, resolver: resolver, args: args)
+        case .container:
+            return resolverReference._withUnsafeGuaranteedRef { resolver in
+                let cache = resolver.cacheLocked
+                if cache.kind == .cache || cache.kind == .shared {
+                    if let cached = cache.cachedLocked(key, as: Service.self) {
+                        crg_mutex_unlock(mutex)
+                        return cached
+                    }
+                    return cache.buildOnceLocked(self, resolver, arguments, key)
+                }
+                crg_mutex_unlock(mutex)
+                return cache.resolve(registration: self, resolver: resolver, args: arguments.value)
+            }
         case .custom:
             let scope = self.scope
             crg_mutex_unlock(mutex)
-            return scope.resolve(registration: self, resolver: resolver, args: args)
+            return resolverReference._withUnsafeGuaranteedRef {
+                scope.resolve(registration: self, resolver: $0, args: arguments.value)
+            }
         }
     }
 }

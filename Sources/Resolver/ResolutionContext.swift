@@ -26,9 +26,16 @@ import Darwin
 ///
 /// Only the owning thread touches `stack` and `graph`, so they need no lock
 /// and no dynamic exclusivity checks; `waitingFor` is guarded by the mutex.
+/// The stack is a plain buffer and graph entries hold their objects as
+/// manually retained references: this is the factory path of every resolve.
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
-    @exclusivity(unchecked) @usableFromInline var stack: ContiguousArray<Unmanaged<_ResolverRegistrationBase>> = []
+    /// `stackCount` registrations, outermost first, in a buffer of
+    /// `stackCapacity`.
+    @exclusivity(unchecked) @usableFromInline var stack: UnsafeMutablePointer<Unmanaged<_ResolverRegistrationBase>>
+    @exclusivity(unchecked) @usableFromInline var stackCount = 0
+    @exclusivity(unchecked) @usableFromInline var stackCapacity = 16
+    /// Each entry owns one reference to its object.
     @exclusivity(unchecked) @usableFromInline var graph: ContiguousArray<GraphEntry> = []
     /// The previous resolution's graph storage, kept to be reused.
     @exclusivity(unchecked) var spareGraph: ContiguousArray<GraphEntry> = []
@@ -42,9 +49,14 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline static let maximumDepth = 512
 
     init() {
-        stack.reserveCapacity(16)
+        stack = .allocate(capacity: stackCapacity)
         graph.reserveCapacity(16)
         spareGraph.reserveCapacity(16)
+    }
+
+    deinit {
+        stack.deallocate()
+        for entry in graph { entry.object.release() }
     }
 
     /// The calling thread's context.
@@ -78,7 +90,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// True while a factory is running on this thread.
     @inlinable
     var isResolving: Bool {
-        !stack.isEmpty
+        stackCount > 0
     }
 
     /// Pushes `registration`, stopping the program if it is already running
@@ -86,26 +98,40 @@ final class ResolutionContext: @unchecked Sendable {
     /// become runaway deep.
     @inlinable
     func enter(_ registration: _ResolverRegistrationBase, withArguments: Bool) {
-        let entry = Unmanaged.passUnretained(registration)
+        let entry = Unmanaged.passUnretained(registration).toOpaque()
         if !withArguments {
-            for running in stack where running.toOpaque() == entry.toOpaque() {
+            for index in 0..<stackCount where stack[index].toOpaque() == entry {
                 reportCycle(closingWith: registration)
             }
         }
-        if _slowPath(stack.count >= ResolutionContext.maximumDepth) {
-            reportRunawayDepth(at: registration)
+        if _slowPath(stackCount == stackCapacity) {
+            growStack(for: registration)
         }
-        stack.append(entry)
+        stack[stackCount] = Unmanaged.passUnretained(registration)
+        stackCount += 1
     }
 
     /// Pops the innermost registration; ends the top-level resolution (and
     /// its graph) when it was the outermost.
     @inlinable
     func leave() {
-        stack.removeLast()
-        if stack.isEmpty && !graph.isEmpty {
+        stackCount -= 1
+        if stackCount == 0 && !graph.isEmpty {
             endResolution()
         }
+    }
+
+    /// Doubles the stack, or stops a runaway resolution.
+    @usableFromInline
+    func growStack(for registration: _ResolverRegistrationBase) {
+        if stackCapacity >= ResolutionContext.maximumDepth {
+            reportRunawayDepth(at: registration)
+        }
+        let larger = UnsafeMutablePointer<Unmanaged<_ResolverRegistrationBase>>.allocate(capacity: stackCapacity * 2)
+        larger.moveInitialize(from: stack, count: stackCount)
+        stack.deallocate()
+        stack = larger
+        stackCapacity *= 2
     }
 
     /// Releases the graph's instances. They are moved out first, so that a
@@ -118,10 +144,12 @@ final class ResolutionContext: @unchecked Sendable {
             // resolution of its own: release that one without reuse.
             var finished = ContiguousArray<GraphEntry>()
             swap(&finished, &graph)
+            for entry in finished { entry.object.release() }
             return
         }
         releasingGraph = true
         swap(&spareGraph, &graph)
+        for entry in spareGraph { entry.object.release() }
         spareGraph.removeAll(keepingCapacity: true)
         releasingGraph = false
     }
@@ -130,33 +158,35 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     func graphInstance<Service>(for registration: _ResolverRegistrationBase, as type: Service.Type) -> Service? {
         let typeID = registration.typeID
-        // Compare fields in place: copying whole entries would retain them.
         for index in graph.indices where graph[index].typeID == typeID {
             if graph[index].name == registration.name {
-                return ValueStorage.value(of: graph[index].object, as: Service.self)
+                return ValueStorage.value(at: graph[index].object.toOpaque(), as: Service.self)
             }
         }
         return nil
     }
 
-    /// Remembers a graph instance (`ValueStorage.graphObject`: class
-    /// instances only, value types are always made anew, as in the original)
-    /// for the rest of this resolution.
+    /// Remembers `service` for the rest of this resolution if it is a class
+    /// instance (value types are always made anew, as in the original).
     @inlinable
-    func rememberGraphInstance(_ object: __owned AnyObject, for registration: _ResolverRegistrationBase) {
+    func rememberGraphInstance<Service>(_ service: Service, for registration: _ResolverRegistrationBase) {
+        guard let object = ValueStorage.retainedGraphObject(for: service) else {
+            return
+        }
         graph.append(GraphEntry(typeID: registration.typeID, name: registration.name, object: object))
     }
 
     /// The services on this thread's stack, outermost first, for messages.
     var chainDescription: [String] {
-        stack.map { $0._withUnsafeGuaranteedRef { $0.keyDescription } }
+        (0..<stackCount).map { stack[$0]._withUnsafeGuaranteedRef { $0.keyDescription } }
     }
 
     @usableFromInline
     func reportCycle(closingWith registration: _ResolverRegistrationBase) -> Never {
         let entry = Unmanaged.passUnretained(registration).toOpaque()
-        let start = stack.firstIndex { $0.toOpaque() == entry } ?? 0
-        let chain = stack[start...].map { $0._withUnsafeGuaranteedRef { $0.keyDescription } } + [registration.keyDescription]
+        let start = (0..<stackCount).first { stack[$0].toOpaque() == entry } ?? 0
+        let chain = (start..<stackCount).map { stack[$0]._withUnsafeGuaranteedRef { $0.keyDescription } }
+            + [registration.keyDescription]
         resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.")
     }
 
@@ -168,15 +198,16 @@ final class ResolutionContext: @unchecked Sendable {
     }
 }
 
-/// One graph-scope instance: the key it was made for and the object.
+/// One graph-scope instance: the key it was made for and the object, owned
+/// by the entry (released when the resolution ends).
 @usableFromInline
 struct GraphEntry {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
-    @usableFromInline let object: AnyObject
+    @usableFromInline let object: Unmanaged<AnyObject>
 
     @inlinable
-    init(typeID: UInt64, name: Resolver.Name?, object: __owned AnyObject) {
+    init(typeID: UInt64, name: Resolver.Name?, object: Unmanaged<AnyObject>) {
         self.typeID = typeID
         self.name = name
         self.object = object

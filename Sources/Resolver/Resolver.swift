@@ -181,14 +181,14 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .plain(factory))
+        register(nil, name) { PlainRegistration(name: name, scope: $0, factory: factory) }
     }
 
     /// Registers a factory that receives the resolving container, in `main`.
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .resolver(factory))
+        register(nil, name) { ResolverArgumentRegistration(name: name, scope: $0, factory: factory) }
     }
 
     /// Registers a factory that receives the container and the resolve call's
@@ -196,7 +196,7 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .arguments(factory))
+        register(nil, name) { ArgumentsRegistration(name: name, scope: $0, factory: factory) }
     }
 
     /// Registers a factory with no parameters. Registering the same type and
@@ -204,14 +204,14 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .plain(factory))
+        Resolver.register(self, name) { PlainRegistration(name: name, scope: $0, factory: factory) }
     }
 
     /// Registers a factory that receives the resolving container.
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .resolver(factory))
+        Resolver.register(self, name) { ResolverArgumentRegistration(name: name, scope: $0, factory: factory) }
     }
 
     /// Registers a factory that receives the container and the resolve call's
@@ -219,18 +219,18 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .arguments(factory))
+        Resolver.register(self, name) { ArgumentsRegistration(name: name, scope: $0, factory: factory) }
     }
 
-    /// Stores a new registration in `container` (nil: `main`), with the
-    /// default scope, under one lock pair. The registration it replaces is
-    /// released afterwards, outside the lock.
+    /// Stores a new registration, made by `make` with the default scope, in
+    /// `container` (nil: `main`), under one lock pair. The registration it
+    /// replaces is released afterwards, outside the lock.
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
-                                  _ factory: ResolverRegistration<Service>.Factory) -> ResolverOptions<Service> {
+                                  _ make: (ResolverScope) -> ResolverRegistration<Service>) -> ResolverOptions<Service> {
         let registry = Registry.shared
         registry.lock()
         let target = container ?? registry.main
-        let registration = ResolverRegistration<Service>(name: name, scope: registry.defaultScope ?? .graph, factory: factory)
+        let registration = make(registry.defaultScope ?? .graph)
         var previous: UnsafeMutableRawPointer?
         let pointer = Unmanaged.passRetained(registration).toOpaque()
         let rc = withRegistryKey(Service.self, name) { crg_put_locked(target.table, $0, pointer, &previous) }
@@ -247,11 +247,26 @@ public final class Resolver: @unchecked Sendable {
 
     // MARK: - Resolution
 
+    // Each entry point comes in two overloads: without `args:`, and with an
+    // `args:` that has no default. Every call the original accepts matches
+    // exactly one of them, and a call without arguments carries no `Any?`.
+
     /// Resolves a `Service` from `root`; stops the program when none is
     /// registered (or its factory returns nil).
     @inlinable
-    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service {
-        if let service: Service = resolveService(in: nil, name: name, args: args) {
+    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
+        if let service: Service = resolveService(in: nil, name: name, arguments: nil) {
+            return service
+        }
+        notResolved(Service.self, name: name, in: nil)
+    }
+
+    /// Resolves a `Service` from `root`, passing `args` to its factory
+    /// (see `Resolver.Args`); stops the program when none is registered (or
+    /// its factory returns nil).
+    @inlinable
+    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service {
+        if let service: Service = withArguments(args, { resolveService(in: nil, name: name, arguments: $0) }) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -260,8 +275,19 @@ public final class Resolver: @unchecked Sendable {
     /// Resolves a `Service` from this container (and its children); stops the
     /// program when none is registered (or its factory returns nil).
     @inlinable
-    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service {
-        if let service: Service = Resolver.resolveService(in: self, name: name, args: args) {
+    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
+        if let service: Service = Resolver.resolveService(in: self, name: name, arguments: nil) {
+            return service
+        }
+        Resolver.notResolved(Service.self, name: name, in: self)
+    }
+
+    /// Resolves a `Service` from this container (and its children), passing
+    /// `args` to its factory; stops the program when none is registered (or
+    /// its factory returns nil).
+    @inlinable
+    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service {
+        if let service: Service = withArguments(args, { Resolver.resolveService(in: self, name: name, arguments: $0) }) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -269,15 +295,29 @@ public final class Resolver: @unchecked Sendable {
 
     /// Resolves a `Service` from `root`, or nil where `resolve` would stop.
     @inlinable
-    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service? {
-        resolveService(in: nil, name: name, args: args)
+    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
+        resolveService(in: nil, name: name, arguments: nil)
+    }
+
+    /// Resolves a `Service` from `root` with `args`, or nil where `resolve`
+    /// would stop.
+    @inlinable
+    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
+        withArguments(args) { resolveService(in: nil, name: name, arguments: $0) }
     }
 
     /// Resolves a `Service` from this container (and its children), or nil
     /// where `resolve` would stop.
     @inlinable
-    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any? = nil) -> Service? {
-        Resolver.resolveService(in: self, name: name, args: args)
+    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
+        Resolver.resolveService(in: self, name: name, arguments: nil)
+    }
+
+    /// Resolves a `Service` from this container (and its children) with
+    /// `args`, or nil where `resolve` would stop.
+    @inlinable
+    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
+        withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
     }
 
     /// The registration for `key` here or in a child, depth first. The mutex

@@ -34,18 +34,20 @@ public struct ResolverOptions<Service> {
     @discardableResult
     public func implements<Protocol>(_ type: Protocol.Type, name: Resolver.Name? = nil) -> ResolverOptions<Service> {
         let registration = self.registration
-        _ = Resolver.register(container, name, ResolverRegistration<Protocol>.Factory.any { resolver, args in
-            guard let service = registration.resolve(resolver: resolver, args: args) else {
-                return nil
+        _ = Resolver.register(container, name) { scope in
+            AnyArgumentsRegistration<Protocol>(name: name, scope: scope) { resolver, args in
+                guard let service = registration.resolve(resolver: resolver, args: args) else {
+                    return nil
+                }
+                if Service.self == Protocol.self {
+                    return _identityCast(service, to: Protocol.self)
+                }
+                guard let conforming = service as? Protocol else {
+                    resolverFailure("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
+                }
+                return conforming
             }
-            if Service.self == Protocol.self {
-                return _identityCast(service, to: Protocol.self)
-            }
-            guard let conforming = service as? Protocol else {
-                resolverFailure("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
-            }
-            return conforming
-        })
+        }
         return self
     }
 

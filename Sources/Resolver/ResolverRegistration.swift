@@ -15,23 +15,23 @@ import CRegistry
 /// a weak one would slow down every retain of the container.
 public class _ResolverRegistrationBase: @unchecked Sendable {
     /// `ObjectIdentifier(Service.self)` as the registry's type identity.
-    @usableFromInline let typeID: UInt64
+    @usableFromInline final let typeID: UInt64
     /// `Service.self`, for messages.
-    @usableFromInline let serviceType: Any.Type
-    @usableFromInline let name: Resolver.Name?
+    @usableFromInline final let serviceType: Any.Type
+    @usableFromInline final let name: Resolver.Name?
     /// The scope, strongly held (custom scopes are called through it).
-    @exclusivity(unchecked) @usableFromInline var scope: ResolverScope
+    @exclusivity(unchecked) @usableFromInline final var scope: ResolverScope
     /// `scope.kind`, copied here so the resolve path reads plain data.
-    @exclusivity(unchecked) @usableFromInline var scopeKind: ResolverScope.Kind
+    @exclusivity(unchecked) @usableFromInline final var scopeKind: ResolverScope.Kind
     /// `scope.table` and `scope.generation` (for the caching scopes), copied
     /// for the same reason.
-    @exclusivity(unchecked) @usableFromInline var scopeTable: OpaquePointer?
-    @exclusivity(unchecked) @usableFromInline var scopeGeneration: UnsafeMutablePointer<UInt64>?
+    @exclusivity(unchecked) @usableFromInline final var scopeTable: OpaquePointer?
+    @exclusivity(unchecked) @usableFromInline final var scopeGeneration: UnsafeMutablePointer<UInt64>?
     /// Where this registration's instance sits in `scopeTable`, and the
     /// generation it was found in: while the scope's generation is the same,
     /// the entry is still there and the lookup can be skipped.
-    @exclusivity(unchecked) @usableFromInline var cachedEntry: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) @usableFromInline var cachedEntryGeneration: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline final var cachedEntry: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) @usableFromInline final var cachedEntryGeneration: UInt64 = 0
 
     @usableFromInline
     init(serviceType: Any.Type, name: Resolver.Name?, scope: ResolverScope) {
@@ -45,7 +45,7 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
     }
 
     /// "Type" or "Type:name", as in the original's messages.
-    var keyDescription: String {
+    final var keyDescription: String {
         describe(serviceType, name)
     }
 }
@@ -54,81 +54,73 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
 ///
 /// Custom scopes call `instantiate(resolver:args:)` to make a new instance;
 /// `resolve(resolver:args:)` goes through the registration's scope.
-public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecked Sendable {
-    /// The current factory, owned (+1). Guarded by the registry mutex.
-    ///
-    /// The resolve path reads it under the lock and calls it after unlocking
-    /// without taking a reference: a factory replaced by `update(factory:)`
-    /// moves to `retiredFactories` and lives as long as the registration,
-    /// which the resolving thread does hold.
-    @exclusivity(unchecked) @usableFromInline var factoryBox: Unmanaged<FactoryBox>
-    /// Factories replaced by `update(factory:)`. Guarded by the registry mutex.
-    @exclusivity(unchecked) var retiredFactories: [FactoryBox] = []
+///
+/// The factory it was registered with lives in a subclass, one per closure
+/// shape, as an immutable property that the resolve path calls in place.
+/// `update(factory:)` installs a replacement; replaced factories stay alive
+/// as long as the registration, so a thread still running one (it holds the
+/// registration) is never left with a freed closure.
+public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecked Sendable {
+    /// The factory installed by `update(factory:)`, owned (+1), or nil while
+    /// the registered one is in use. Guarded by the registry mutex; the
+    /// resolve path reads it under the lock.
+    @exclusivity(unchecked) @usableFromInline final var replacement: Unmanaged<FactoryBox>?
+    /// Factories replaced by later updates. Guarded by the registry mutex.
+    @exclusivity(unchecked) final var retiredFactories: [FactoryBox] = []
     /// Bumped by every `update(factory:)`. Guarded by the registry mutex.
-    @exclusivity(unchecked) var factoryVersion = 0
+    @exclusivity(unchecked) final var factoryVersion = 0
 
-    /// A registered factory, kept in its own shape.
-    @usableFromInline
-    enum Factory {
-        case plain(ResolverFactory<Service>)
-        case resolver(ResolverFactoryResolver<Service>)
-        case arguments(ResolverFactoryArgumentsN<Service>)
-        case any(ResolverFactoryAnyArguments<Service>)
-
-        /// The factory as `(Resolver, Any?) -> Service?`, for `update(factory:)`.
-        var general: ResolverFactoryAnyArguments<Service> {
-            if case .any(let factory) = self {
-                return factory
-            }
-            let box = FactoryBox(self)
-            return { resolver, args in box.make(resolver, args) }
-        }
-    }
-
-    /// An immutable factory, held by reference.
+    /// A factory installed by `update(factory:)`, held by reference.
     @usableFromInline
     final class FactoryBox {
-        @usableFromInline let factory: Factory
+        @usableFromInline let factory: ResolverFactoryAnyArguments<Service>
 
-        init(_ factory: Factory) {
+        init(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
             self.factory = factory
-        }
-
-        /// Runs the factory.
-        @inlinable
-        func make(_ resolver: Resolver, _ args: Any?) -> Service? {
-            switch factory {
-            case .plain(let factory):
-                return factory()
-            case .resolver(let factory):
-                return factory(resolver)
-            case .arguments(let factory):
-                return factory(resolver, Resolver.Args(args))
-            case .any(let factory):
-                return factory(resolver, args)
-            }
         }
     }
 
     /// The type identity of `Service` (the bit pattern of its `ObjectIdentifier`).
-    public let key: Int
+    public final let key: Int
 
     /// A string key of type and name, as the original's caches used.
     /// Computed on demand: nothing on the resolve path needs it.
-    public var cacheKey: String {
+    public final var cacheKey: String {
         guard let name else { return String(key) }
         return String(key) + ":" + name.rawValue
     }
 
     @usableFromInline
-    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory) {
-        self.factoryBox = Unmanaged.passRetained(FactoryBox(factory))
+    init(name: Resolver.Name?, scope: ResolverScope) {
         self.key = Int(bitPattern: ObjectIdentifier(Service.self))
         super.init(serviceType: Service.self, name: name, scope: scope)
     }
 
     deinit {
-        factoryBox.release()
+        replacement?.release()
+    }
+
+    /// Runs the factory as registered (overridden per closure shape);
+    /// `arguments` are read only by factories that take them.
+    @usableFromInline
+    func makeAsRegistered(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+        fatalError("RESOLVER: internal error: a registration without a factory")
+    }
+
+    /// The factory as registered, in the `(Resolver, Any?) -> Service?` form
+    /// that `update(factory:)` works with (overridden per closure shape).
+    var asRegisteredAnyArguments: ResolverFactoryAnyArguments<Service> {
+        fatalError("RESOLVER: internal error: a registration without a factory")
+    }
+
+    /// Runs the current factory: `replacement` (read under the lock by the
+    /// caller) or the registered one.
+    @inlinable
+    final func make(_ replacement: Unmanaged<FactoryBox>?, _ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+        if let replacement {
+            return replacement._withUnsafeGuaranteedRef { $0.factory(resolver, arguments.value) }
+        }
+        return makeAsRegistered(resolver, arguments)
     }
 
     /// Resolves through this registration's scope: depending on the scope,
@@ -136,7 +128,11 @@ public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @un
     public final func resolve(resolver: Resolver, args: Any?) -> Service? {
         let mutex = Registry.shared.mutex
         crg_mutex_lock(mutex)
-        return withRegistryKey(Service.self, name) { resolveLocked(mutex, resolver, args, $0) }
+        return withArguments(args) { arguments in
+            withRegistryKey(Service.self, name) {
+                resolveLocked(mutex, Unmanaged.passUnretained(resolver), arguments, $0)
+            }
+        }
     }
 
     /// Makes a new instance with the factory (and any `resolveProperties`
@@ -146,19 +142,21 @@ public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @un
     public final func instantiate(resolver: Resolver, args: Any?) -> Service? {
         let registry = Registry.shared
         registry.lock()
-        let factory = factoryBox
+        let replacement = self.replacement
         registry.unlock()
-        return ResolutionContext.withCurrent { instantiate(factory, resolver, args, $0) }
+        return withArguments(args) { arguments in
+            ResolutionContext.withCurrent { instantiate(replacement, resolver, arguments, $0) }
+        }
     }
 
-    /// Runs `factory` (read from `factoryBox` under the lock) with this
+    /// Runs the factory (`replacement` read under the lock) with this
     /// registration on the thread's resolution stack.
     @inlinable
-    func instantiate(_ factory: Unmanaged<FactoryBox>, _ resolver: Resolver, _ args: Any?,
+    final func instantiate(_ replacement: Unmanaged<FactoryBox>?, _ resolver: Resolver, _ arguments: ArgumentsPointer,
                      _ context: ResolutionContext) -> Service? {
-        context.enter(self, withArguments: args != nil)
+        context.enter(self, withArguments: arguments != nil)
         defer { context.leave() }
-        return factory._withUnsafeGuaranteedRef { $0.make(resolver, args) }
+        return make(replacement, resolver, arguments)
     }
 
     /// Replaces the factory with `modifier(factory)`: how `resolveProperties`
@@ -170,14 +168,16 @@ public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @un
         // that no update is lost.
         while true {
             registry.lock()
-            let current = factoryBox.takeUnretainedValue().factory.general
+            let current = replacement?.takeUnretainedValue().factory ?? asRegisteredAnyArguments
             let version = factoryVersion
             registry.unlock()
             let updated = modifier(current)
             registry.lock()
             if version == factoryVersion {
-                retiredFactories.append(factoryBox.takeRetainedValue())
-                factoryBox = Unmanaged.passRetained(FactoryBox(.any(updated)))
+                if let previous = replacement {
+                    retiredFactories.append(previous.takeRetainedValue())
+                }
+                replacement = Unmanaged.passRetained(FactoryBox(updated))
                 factoryVersion &+= 1
                 registry.unlock()
                 return
@@ -187,7 +187,7 @@ public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @un
     }
 
     /// Sets the scope (under the registry mutex).
-    func setScope(_ scope: ResolverScope) {
+    final func setScope(_ scope: ResolverScope) {
         let registry = Registry.shared
         registry.lock()
         let previous = self.scope
@@ -198,5 +198,80 @@ public final class ResolverRegistration<Service>: _ResolverRegistrationBase, @un
         self.cachedEntry = nil
         registry.unlock()
         withExtendedLifetime(previous) {}
+    }
+}
+
+/// A registration made with `register { Service() }`.
+final class PlainRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
+    let factory: ResolverFactory<Service>
+
+    init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactory<Service>) {
+        self.factory = factory
+        super.init(name: name, scope: scope)
+    }
+
+    override func makeAsRegistered(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+        factory()
+    }
+
+    override var asRegisteredAnyArguments: ResolverFactoryAnyArguments<Service> {
+        let factory = self.factory
+        return { _, _ in factory() }
+    }
+}
+
+/// A registration made with `register { resolver in Service(...) }`.
+final class ResolverArgumentRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
+    let factory: ResolverFactoryResolver<Service>
+
+    init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactoryResolver<Service>) {
+        self.factory = factory
+        super.init(name: name, scope: scope)
+    }
+
+    override func makeAsRegistered(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+        factory(resolver)
+    }
+
+    override var asRegisteredAnyArguments: ResolverFactoryAnyArguments<Service> {
+        let factory = self.factory
+        return { resolver, _ in factory(resolver) }
+    }
+}
+
+/// A registration made with `register { resolver, args in Service(...) }`.
+final class ArgumentsRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
+    let factory: ResolverFactoryArgumentsN<Service>
+
+    init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactoryArgumentsN<Service>) {
+        self.factory = factory
+        super.init(name: name, scope: scope)
+    }
+
+    override func makeAsRegistered(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+        factory(resolver, Resolver.Args(arguments.value))
+    }
+
+    override var asRegisteredAnyArguments: ResolverFactoryAnyArguments<Service> {
+        let factory = self.factory
+        return { resolver, args in factory(resolver, Resolver.Args(args)) }
+    }
+}
+
+/// A registration whose factory takes the raw `args:` value (`implements`).
+final class AnyArgumentsRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
+    let factory: ResolverFactoryAnyArguments<Service>
+
+    init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactoryAnyArguments<Service>) {
+        self.factory = factory
+        super.init(name: name, scope: scope)
+    }
+
+    override func makeAsRegistered(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+        factory(resolver, arguments.value)
+    }
+
+    override var asRegisteredAnyArguments: ResolverFactoryAnyArguments<Service> {
+        factory
     }
 }

@@ -154,7 +154,9 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
     /// The cached instance, or a new one made (once) and cached.
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
         Registry.shared.lock()
-        return withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, args, $0) }
+        return withArguments(args) { arguments in
+            withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, arguments, $0) }
+        }
     }
 
     /// Drops every cached instance (builds in progress still complete).
@@ -224,8 +226,8 @@ extension ResolverScope {
     /// mutex held once; returns with it released.
     @usableFromInline
     @inline(never)
-    func buildOnceLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?,
-                                  _ key: UnsafePointer<crg_key>) -> Service? {
+    func buildOnceLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
+                                  _ arguments: ArgumentsPointer, _ key: UnsafePointer<crg_key>) -> Service? {
         let registry = Registry.shared
         let context = ResolutionContext.current
         while true {
@@ -247,10 +249,10 @@ extension ResolverScope {
 
         let flight = InFlight(registration, owner: context)
         building.append(flight)
-        let factory = registration.factoryBox
+        let replacement = registration.replacement
         registry.unlock()
 
-        let service = registration.instantiate(factory, resolver, args, context)
+        let service = registration.instantiate(replacement, resolver, arguments, context)
 
         registry.lock()
         building.removeAll { $0 === flight }
@@ -311,8 +313,8 @@ public final class ResolverScopeGraph: ResolverScope, @unchecked Sendable {
             return found
         }
         let service = registration.instantiate(resolver: resolver, args: args)
-        if context.isResolving, let service, let object = ValueStorage.graphObject(for: service) {
-            context.rememberGraphInstance(object, for: registration)
+        if context.isResolving, let service {
+            context.rememberGraphInstance(service, for: registration)
         }
         return service
     }
@@ -334,7 +336,9 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
     /// so that threads asking at the same moment share it).
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
         Registry.shared.lock()
-        return withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, args, $0) }
+        return withArguments(args) { arguments in
+            withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, arguments, $0) }
+        }
     }
 
     /// Forgets every shared instance.

@@ -44,32 +44,25 @@ enum ValueStorage {
         return Unmanaged<Box<Service>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.value }
     }
 
-    /// The value behind an object made by `retainedPointer` or `graphObject`.
-    @inlinable
-    static func value<Service>(of object: AnyObject, as type: Service.Type) -> Service {
-        if isClassReference(Service.self) {
-            return unsafeBitCast(object, to: Service.self)
-        }
-        return unsafeDowncast(object, to: Box<Service>.self).value
-    }
-
     /// Gives up the reference a `retainedPointer` owns.
     static func release(_ pointer: UnsafeMutableRawPointer) {
         Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
 
     /// The object to keep for the graph scope, which keeps class instances
-    /// only: the instance itself for class types, a box for a protocol value
-    /// that holds a class instance, and nil for value types.
+    /// only, owning one reference (+1): the instance itself for class types,
+    /// a box for a protocol value that holds a class instance, and nil for
+    /// value types. Read back with `value(at:as:)`.
     @inlinable
-    static func graphObject<Service>(for value: Service) -> AnyObject? {
+    static func retainedGraphObject<Service>(for value: Service) -> Unmanaged<AnyObject>? {
         if isClassReference(Service.self) {
-            return unsafeBitCast(value, to: AnyObject.self)
+            // Through the raw pointer: exactly one retain, the entry's own.
+            return Unmanaged<AnyObject>.fromOpaque(unsafeBitCast(value, to: UnsafeRawPointer.self)).retain()
         }
         guard TypeMetadata.isExistential(Service.self), TypeMetadata.isClass(type(of: value as Any)) else {
             return nil
         }
-        return Box(value)
+        return Unmanaged.passRetained(Box(value))
     }
 
     /// The class instance inside `value`, if it holds one (for weak caches).
