@@ -30,7 +30,7 @@ final class Registry: @unchecked Sendable {
     /// The thread running `registerAllServices`, while it runs.
     @exclusivity(unchecked) var registrationRunner: ResolutionContext?
 
-    @exclusivity(unchecked) var main: Resolver
+    @exclusivity(unchecked) @usableFromInline var main: Resolver
     @exclusivity(unchecked) var root: Resolver {
         didSet { rootReference = Unmanaged.passUnretained(root) }
     }
@@ -39,7 +39,7 @@ final class Registry: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var rootReference: Unmanaged<Resolver>
     /// nil means `.graph`; kept lazy so that creating the registry does not
     /// create the scopes.
-    @exclusivity(unchecked) var defaultScope: ResolverScope?
+    @exclusivity(unchecked) @usableFromInline var defaultScope: ResolverScope?
     @exclusivity(unchecked) @usableFromInline var decorate: ((_ service: Any) -> Void)?
     @exclusivity(unchecked) var registerServices: (() -> Void)?
     /// Receives every failure message before the program stops (tests).
@@ -118,6 +118,13 @@ final class Registry: @unchecked Sendable {
                 runPendingRegistration()
             }
         }
+    }
+
+    /// Reports that registering `type` under `name` ran out of memory in the
+    /// C table (which is left as it was).
+    @usableFromInline
+    func reportRecoverable(outOfMemoryRegistering type: Any.Type, _ name: Resolver.Name?, _ rc: Int32) {
+        reportRecoverable("RESOLVER: could not register '\(describe(type, name))': out of memory (error \(rc)). The previous registration, if any, is unchanged.")
     }
 
     /// Reports a failure the caller can survive (an allocation failure while

@@ -178,6 +178,7 @@ public final class Resolver: @unchecked Sendable {
     // MARK: - Registration
 
     /// Registers a factory with no parameters in `main`.
+    @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
@@ -185,6 +186,7 @@ public final class Resolver: @unchecked Sendable {
     }
 
     /// Registers a factory that receives the resolving container, in `main`.
+    @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
@@ -193,6 +195,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// Registers a factory that receives the container and the resolve call's
     /// arguments, in `main`.
+    @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
@@ -201,6 +204,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// Registers a factory with no parameters. Registering the same type and
     /// name again replaces the earlier registration.
+    @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
@@ -208,6 +212,7 @@ public final class Resolver: @unchecked Sendable {
     }
 
     /// Registers a factory that receives the resolving container.
+    @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
@@ -216,6 +221,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// Registers a factory that receives the container and the resolve call's
     /// arguments (`register { r, args in Service(args()) }`).
+    @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
@@ -225,24 +231,26 @@ public final class Resolver: @unchecked Sendable {
     /// Stores a new registration, made by `make` with the default scope, in
     /// `container` (nil: `main`), under one lock pair. The registration it
     /// replaces is released afterwards, outside the lock.
+    @inlinable
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
                                   _ make: (ResolverScope) -> ResolverRegistration<Service>) -> ResolverOptions<Service> {
-        let registry = Registry.shared
-        registry.lock()
-        let target = container ?? registry.main
-        let registration = make(registry.defaultScope ?? .graph)
-        var previous: UnsafeMutableRawPointer?
-        let pointer = Unmanaged.passRetained(registration).toOpaque()
-        let rc = withRegistryKey(Service.self, name) { crg_put_locked(target.table, $0, pointer, &previous) }
-        registry.unlock()
-        if let previous {
-            Unmanaged<AnyObject>.fromOpaque(previous).release()
+        registryReference._withUnsafeGuaranteedRef { registry in
+            registry.lock()
+            let target = container ?? registry.main
+            let registration = make(registry.defaultScope ?? .graph)
+            var previous: UnsafeMutableRawPointer?
+            let pointer = Unmanaged.passRetained(registration).toOpaque()
+            let rc = withRegistryKey(Service.self, name) { crg_put_locked(target.table, $0, pointer, &previous) }
+            registry.unlock()
+            if let previous {
+                Unmanaged<AnyObject>.fromOpaque(previous).release()
+            }
+            if rc != 0 {
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+                registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
+            }
+            return ResolverOptions(registration: registration, container: target)
         }
-        if rc != 0 {
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            registry.reportRecoverable("RESOLVER: could not register '\(describe(Service.self, name))': out of memory (error \(rc)). The previous registration, if any, is unchanged.")
-        }
-        return ResolverOptions(registration: registration, container: target)
     }
 
     // MARK: - Resolution

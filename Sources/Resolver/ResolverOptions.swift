@@ -13,7 +13,7 @@ public struct ResolverOptions<Service> {
     /// The registration being refined.
     public var registration: ResolverRegistration<Service>
     /// The container `register` was called on, where `implements` registers.
-    let container: Resolver?
+    @usableFromInline let container: Resolver?
 
     /// Options for `registration`. Options made this way (rather than
     /// returned by `register`) do not know the registration's container, so
@@ -22,6 +22,7 @@ public struct ResolverOptions<Service> {
         self.init(registration: registration, container: nil)
     }
 
+    @usableFromInline
     init(registration: ResolverRegistration<Service>, container: Resolver?) {
         self.registration = registration
         self.container = container

@@ -66,7 +66,9 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
     /// resolve path reads it under the lock.
     @exclusivity(unchecked) @usableFromInline final var replacement: Unmanaged<FactoryBox>?
     /// Factories replaced by later updates. Guarded by the registry mutex.
-    @exclusivity(unchecked) final var retiredFactories: [FactoryBox] = []
+    /// (`AnyObject`, not `FactoryBox`: an array of the generic box would make
+    /// every registration's initializer look up the box's metadata.)
+    @exclusivity(unchecked) final var retiredFactories: [AnyObject] = []
     /// Bumped by every `update(factory:)`. Guarded by the registry mutex.
     @exclusivity(unchecked) final var factoryVersion = 0
 
@@ -202,9 +204,11 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
 }
 
 /// A registration made with `register { Service() }`.
+@usableFromInline
 final class PlainRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
-    let factory: ResolverFactory<Service>
+    @usableFromInline let factory: ResolverFactory<Service>
 
+    @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactory<Service>) {
         self.factory = factory
         super.init(name: name, scope: scope)
@@ -221,9 +225,11 @@ final class PlainRegistration<Service>: ResolverRegistration<Service>, @unchecke
 }
 
 /// A registration made with `register { resolver in Service(...) }`.
+@usableFromInline
 final class ResolverArgumentRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
-    let factory: ResolverFactoryResolver<Service>
+    @usableFromInline let factory: ResolverFactoryResolver<Service>
 
+    @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactoryResolver<Service>) {
         self.factory = factory
         super.init(name: name, scope: scope)
@@ -240,9 +246,11 @@ final class ResolverArgumentRegistration<Service>: ResolverRegistration<Service>
 }
 
 /// A registration made with `register { resolver, args in Service(...) }`.
+@usableFromInline
 final class ArgumentsRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
-    let factory: ResolverFactoryArgumentsN<Service>
+    @usableFromInline let factory: ResolverFactoryArgumentsN<Service>
 
+    @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactoryArgumentsN<Service>) {
         self.factory = factory
         super.init(name: name, scope: scope)
@@ -259,9 +267,11 @@ final class ArgumentsRegistration<Service>: ResolverRegistration<Service>, @unch
 }
 
 /// A registration whose factory takes the raw `args:` value (`implements`).
+@usableFromInline
 final class AnyArgumentsRegistration<Service>: ResolverRegistration<Service>, @unchecked Sendable {
-    let factory: ResolverFactoryAnyArguments<Service>
+    @usableFromInline let factory: ResolverFactoryAnyArguments<Service>
 
+    @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope, factory: @escaping ResolverFactoryAnyArguments<Service>) {
         self.factory = factory
         super.init(name: name, scope: scope)
