@@ -48,11 +48,6 @@ public protocol GeneratedService: AnyObject {
     init()
 }
 
-/// Receives each generated type in turn (see `visitGeneratedServices`).
-public protocol GeneratedServiceVisitor {
-    mutating func visit<T: GeneratedService>(_ type: T.Type)
-}
-
 /// Where results go, so that the optimiser cannot drop or shortcut the work
 /// that produced them. A call through a mutable global closure: the compiler
 /// cannot see its target, so it must assume the object escapes (an empty

@@ -15,20 +15,12 @@ func baselineWorkload(_ scenario: ResolverScenario) -> Workload {
     case .twoThreads: return TwoThreadWorkload(BaselineSingleton())
     case .register:
         return RegisterWorkload(make: { BaselineResolver() }, fill: { resolver in
-            var registrar = BaselineRegistrar(resolver: resolver)
-            visitGeneratedServices(&registrar)
+            registerGeneratedServices(resolver)
         })
     case .mutex: preconditionFailure("no baseline variant of \(scenario)")
     }
 }
 
-struct BaselineRegistrar: GeneratedServiceVisitor {
-    let resolver: BaselineResolver
-
-    mutating func visit<T: GeneratedService>(_ type: T.Type) {
-        resolver.register { T() }
-    }
-}
 
 final class BaselineSingleton: BenchOperation, @unchecked Sendable {
     let resolver = BaselineResolver()
@@ -55,8 +47,7 @@ final class BaselineTransient: BenchOperation {
 
     init(othersRegistered: Bool) {
         if othersRegistered {
-            var registrar = BaselineRegistrar(resolver: resolver)
-            visitGeneratedServices(&registrar)
+            registerGeneratedServices(resolver)
         }
         resolver.register { Plain() }.scope(.unique)
     }

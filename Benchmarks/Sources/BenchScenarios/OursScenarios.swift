@@ -16,20 +16,12 @@ func oursWorkload(_ scenario: ResolverScenario) -> Workload {
     case .twoThreads: return TwoThreadWorkload(OursSingleton())
     case .register:
         return RegisterWorkload(make: { Resolver() }, fill: { resolver in
-            var registrar = OursRegistrar(resolver: resolver)
-            visitGeneratedServices(&registrar)
+            registerGeneratedServices(resolver)
         })
     case .mutex: preconditionFailure("no Resolver variant of \(scenario)")
     }
 }
 
-struct OursRegistrar: GeneratedServiceVisitor {
-    let resolver: Resolver
-
-    mutating func visit<T: GeneratedService>(_ type: T.Type) {
-        resolver.register { T() }
-    }
-}
 
 final class OursSingleton: BenchOperation, @unchecked Sendable {
     let resolver = Resolver()
@@ -57,8 +49,7 @@ final class OursTransient: BenchOperation {
 
     init(othersRegistered: Bool) {
         if othersRegistered {
-            var registrar = OursRegistrar(resolver: resolver)
-            visitGeneratedServices(&registrar)
+            registerGeneratedServices(resolver)
         }
         resolver.register { Plain() }.scope(.unique)
     }

@@ -19,20 +19,12 @@ func swinjectWorkload(_ scenario: ResolverScenario) -> Workload {
     case .twoThreads: return TwoThreadWorkload(SwinjectSingleton(synchronized: true))
     case .register:
         return RegisterWorkload(make: { Container() }, fill: { container in
-            var registrar = SwinjectRegistrar(container: container)
-            visitGeneratedServices(&registrar)
+            registerGeneratedServices(container)
         })
     case .mutex: preconditionFailure("no Swinject variant of \(scenario)")
     }
 }
 
-struct SwinjectRegistrar: GeneratedServiceVisitor {
-    let container: Container
-
-    mutating func visit<T: GeneratedService>(_ type: T.Type) {
-        container.register(T.self) { _ in T() }
-    }
-}
 
 final class SwinjectSingleton: BenchOperation, @unchecked Sendable {
     let container = Container()
@@ -62,8 +54,7 @@ final class SwinjectTransient: BenchOperation {
 
     init(othersRegistered: Bool) {
         if othersRegistered {
-            var registrar = SwinjectRegistrar(container: container)
-            visitGeneratedServices(&registrar)
+            registerGeneratedServices(container)
         }
         container.register(Plain.self) { _ in Plain() }.inObjectScope(.transient)
     }
