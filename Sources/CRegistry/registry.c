@@ -293,12 +293,36 @@ static inline size_t crg_distance(size_t index, uint64_t hash, size_t mask) {
     return (index - (size_t)hash) & mask;
 }
 
+/* Equal bytes? Names are mostly short, and for 4 to 16 bytes two pairs of
+ * overlapping loads compare them without a loop: no call to memcmp, and no
+ * length-dependent branch to mispredict after a cache miss (which would
+ * discard the next lookups' loads). Other lengths go to memcmp. */
+static inline bool crg_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n) {
+    if (n >= 8 && n <= 16) {
+        uint64_t a0, b0, a1, b1;
+        memcpy(&a0, a, 8);
+        memcpy(&b0, b, 8);
+        memcpy(&a1, a + n - 8, 8);
+        memcpy(&b1, b + n - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, a, 4);
+        memcpy(&b0, b, 4);
+        memcpy(&a1, a + n - 4, 4);
+        memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    return n == 0 || memcmp(a, b, n) == 0;
+}
+
 static inline bool crg_name_matches(const crg_name *stored, const crg_key *key) {
     if (!key->has_name) {
         return stored == NULL;
     }
     return stored != NULL && stored->len == (size_t)key->name_len &&
-           (stored->len == 0 || memcmp(stored->bytes, key->name, stored->len) == 0);
+           crg_bytes_equal(stored->bytes, key->name, stored->len);
 }
 
 /* The slot holding `key`, or NULL. Robin Hood ordering lets a miss stop at
