@@ -55,7 +55,7 @@ let package = Package(
         // Exercises the library and exits, for LeakSanitizer (make asan).
         .executableTarget(
             name: "ResolverLeakCheck",
-            dependencies: ["Resolver"],
+            dependencies: ["Resolver", "ResolverTestSupport"],
             path: "Tests/Programs/ResolverLeakCheck"
         ),
         .executableTarget(

@@ -153,19 +153,12 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
 
     /// The cached instance, or a new one made (once) and cached.
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        Registry.shared.lock()
-        return withArguments(args) { arguments in
-            withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, arguments, $0) }
-        }
+        resolveCaching(registration, resolver, args)
     }
 
     /// Drops every cached instance (builds in progress still complete).
     public override func reset() {
-        let registry = Registry.shared
-        registry.lock()
-        let dropped = drainLocked()
-        registry.unlock()
-        dropped.forEach(ValueStorage.release)
+        resetCaching()
     }
 
     /// The instance a cache `table` holds under `key`. The mutex must be held.
@@ -180,6 +173,25 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
 }
 
 extension ResolverScope {
+    /// `resolve(registration:resolver:args:)` of the caching scopes: the
+    /// instance kept under the registration's key, or one built once.
+    func resolveCaching<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
+        Registry.shared.lock()
+        return withArguments(args) { arguments in
+            withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, arguments, $0) }
+        }
+    }
+
+    /// `reset()` of the caching scopes: empties the table, then releases
+    /// what it held with the lock released.
+    func resetCaching() {
+        let registry = Registry.shared
+        registry.lock()
+        let dropped = drainLocked()
+        registry.unlock()
+        dropped.forEach(ValueStorage.release)
+    }
+
     /// The instance this caching scope (`.cache` or `.shared`) holds under
     /// `key`, if any. The mutex must be held.
     @inlinable
@@ -335,19 +347,12 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
     /// The live shared instance, or a new one (built once, as in a cache,
     /// so that threads asking at the same moment share it).
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        Registry.shared.lock()
-        return withArguments(args) { arguments in
-            withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, arguments, $0) }
-        }
+        resolveCaching(registration, resolver, args)
     }
 
     /// Forgets every shared instance.
     public override func reset() {
-        let registry = Registry.shared
-        registry.lock()
-        let dropped = drainLocked()
-        registry.unlock()
-        dropped.forEach(ValueStorage.release)
+        resetCaching()
     }
 
     /// The live instance a shared-scope `table` holds under `key`. The mutex must be held.

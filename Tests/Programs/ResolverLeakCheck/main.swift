@@ -3,11 +3,7 @@
 // creates must be freed or still reachable at exit. Test runners keep
 // allocations of their own, which is why this is a separate program.
 import Resolver
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ResolverTestSupport
 
 final class Leaf {}
 final class Node { let leaf: Leaf; init(_ leaf: Leaf) { self.leaf = leaf } }
@@ -43,29 +39,8 @@ for round in 0..<50 {
     exercise(round: round)
 }
 
-/// Threads: each gets a resolution context, freed when it exits. (Outside
-/// the main actor, which top-level code belongs to.)
-nonisolated func exerciseOnThreads() {
-    var threads: [pthread_t] = []
-    for _ in 0..<4 {
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        pthread_create(&thread, nil, { _ in
-            exercise(round: 1_000)
-            return nil
-        }, nil)
-        #if canImport(Darwin)
-        threads.append(thread!)
-        #else
-        threads.append(thread)
-        #endif
-    }
-    for thread in threads { pthread_join(thread, nil) }
-}
-exerciseOnThreads()
+// Threads: each gets a resolution context, freed when it exits.
+runOnThreads(4) { _ in exercise(round: 1_000) }
 
 Resolver.register { Leaf() }.scope(.application)
 _ = Resolver.resolve(Leaf.self)
