@@ -109,3 +109,52 @@ extension ResolverTests {
         }
     }
 }
+
+/// An actor that uses the API the way a service layer would.
+actor ReportService {
+    private let resolver = Resolver()
+
+    func build() -> String {
+        resolver.register(name: "title") { "Report" }
+        resolver.register { r in XYZService() }.scope(.container)
+        let first: XYZService = resolver.resolve()
+        let again: XYZService = resolver.resolve()
+        return "\(resolver.resolve(String.self, name: "title")) \(first === again)"
+    }
+}
+
+@MainActor
+final class MainActorViewModel {
+    @Injected var network: NetworkServicing
+    @LazyInjected var session: UserSession
+    @OptionalInjected var missing: AnalyticsTracking?
+}
+
+extension ResolverTests {
+    /// Swift 6 mode, warnings as errors: these compile only if every call is
+    /// allowed from its isolation domain without diagnostics.
+    @Suite struct IsolationDomains {
+        @MainActor @Test func fromTheMainActor() {
+            Resolver.reset()
+            let model = MainActorViewModel()
+            #expect(model.network.fetch() == "payload")
+            #expect(model.session === Resolver.resolve(UserSession.self))
+            #expect(model.missing == nil)
+            Resolver.register(name: "main") { 1 }
+            #expect(Resolver.resolve(Int.self, name: "main") == 1)
+        }
+
+        @Test func fromAnActor() async {
+            #expect(await ReportService().build() == "Report true")
+        }
+
+        @Test func fromADetachedTask() async {
+            Resolver.reset()
+            let fetched = await Task.detached { () -> String in
+                let network: NetworkServicing = Resolver.resolve()
+                return network.fetch()
+            }.value
+            #expect(fetched == "payload")
+        }
+    }
+}
