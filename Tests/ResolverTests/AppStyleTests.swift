@@ -85,7 +85,6 @@ extension ResolverTests {
 
         @Test func threadsResolvingWhileItRunsWaitForIt() {
             Resolver.reset()
-            final class Seen: @unchecked Sendable { let lock = Mutex(0) }
             let failures = Atomic<Int>(0)
             runOnThreads(8) { _ in
                 if Resolver.optional(NetworkServicing.self) == nil { failures.add(1, ordering: .relaxed) }

@@ -18,22 +18,28 @@ extension ResolverTests {
                 usleep(50_000)
                 return XYZSessionService()
             }.scope(scope)
+            // NSLock rather than Synchronization.Mutex: on Linux the latter
+            // blocks with raw futex calls that ThreadSanitizer cannot see.
+            final class IDs: @unchecked Sendable {
+                let lock = NSLock()
+                var values: [Int] = []
+                func add(_ id: Int) { lock.lock(); values.append(id); lock.unlock() }
+            }
             let start = DispatchSemaphore(value: 0)
-            let ids = Mutex<[Int]>([])
+            let ids = IDs()
             let group = DispatchGroup()
             for _ in 0..<16 {
                 group.enter()
                 Thread.detachNewThread {
                     start.wait()
-                    let id = resolver.resolve(XYZSessionService.self).id
-                    ids.withLock { $0.append(id) }
+                    ids.add(resolver.resolve(XYZSessionService.self).id)
                     group.leave()
                 }
             }
             for _ in 0..<16 { start.signal() }
             group.wait()
             #expect(runs.count == 1)
-            let all = ids.withLock { $0 }
+            let all = ids.values
             #expect(all.count == 16 && Set(all).count == 1)
             scope.reset()
         }
