@@ -105,21 +105,10 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     final func cachedLocked(_ key: UnsafePointer<crg_key>) -> Service? {
-        switch scopeKind {
-        case .cache:
-            guard let entry = cachedEntryLocked(key) else {
-                return nil
-            }
-            return ValueStorage.value(at: entry, as: Service.self)
-        case .shared:
-            guard let entry = cachedEntryLocked(key),
-                  let object = Unmanaged<WeakBox>.fromOpaque(entry).takeUnretainedValue().object else {
-                return nil
-            }
-            return ResolverScopeShare.service(from: object, as: Service.self)
-        default:
+        guard scopeKind.caches, let entry = cachedEntryLocked(key) else {
             return nil
         }
+        return ResolverScope.service(inEntry: entry, of: scopeKind, as: Service.self)
     }
 
     /// The entry for `key` in the scope's table: remembered from an earlier
@@ -141,6 +130,22 @@ extension ResolverRegistration {
         return raw
     }
 
+    /// The graph scope's way to an instance: the one made earlier in this
+    /// thread's resolution, or a new one (`replacement` read under the
+    /// lock), remembered for the rest of the resolution.
+    @inlinable
+    final func resolveInGraph(_ replacement: Unmanaged<FactoryBox>?, _ resolver: Resolver, _ arguments: ArgumentsPointer,
+                              _ context: ResolutionContext) -> Service? {
+        if context.isResolving, let found = context.graphInstance(for: self, as: Service.self) {
+            return found
+        }
+        let service = instantiate(replacement, resolver, arguments, context)
+        if context.isResolving, let service {
+            context.rememberGraphInstance(service, for: self)
+        }
+        return service
+    }
+
     /// Resolves through the scope. Called with the registry mutex held once
     /// and `key` being this registration's key; returns with the mutex
     /// released. The caller keeps `resolverReference` alive.
@@ -155,16 +160,7 @@ extension ResolverRegistration {
             let replacement = self.replacement
             crg_mutex_unlock(mutex)
             return resolverReference._withUnsafeGuaranteedRef { resolver in
-                ResolutionContext.withCurrent { context in
-                    if context.isResolving, let found = context.graphInstance(for: self, as: Service.self) {
-                        return found
-                    }
-                    let service = instantiate(replacement, resolver, arguments, context)
-                    if context.isResolving, let service {
-                        context.rememberGraphInstance(service, for: self)
-                    }
-                    return service
-                }
+                ResolutionContext.withCurrent { resolveInGraph(replacement, resolver, arguments, $0) }
             }
         case .unique:
             let replacement = self.replacement
@@ -175,11 +171,7 @@ extension ResolverRegistration {
         case .container:
             return resolverReference._withUnsafeGuaranteedRef { resolver in
                 let cache = resolver.cacheLocked
-                if cache.kind == .cache || cache.kind == .shared {
-                    if let cached = cache.cachedLocked(key, as: Service.self) {
-                        crg_mutex_unlock(mutex)
-                        return cached
-                    }
+                if cache.kind.caches {
                     return cache.buildOnceLocked(self, resolver, arguments, key)
                 }
                 crg_mutex_unlock(mutex)

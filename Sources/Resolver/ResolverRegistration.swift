@@ -142,10 +142,7 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
     /// same thread while its factory is running is a dependency cycle, and
     /// stops the program with the chain of services involved.
     public final func instantiate(resolver: Resolver, args: Any?) -> Service? {
-        let registry = Registry.shared
-        registry.lock()
-        let replacement = self.replacement
-        registry.unlock()
+        let replacement = Registry.shared.withLock { self.replacement }
         return withArguments(args) { arguments in
             ResolutionContext.withCurrent { instantiate(replacement, resolver, arguments, $0) }
         }

@@ -31,6 +31,13 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     @usableFromInline
     enum Kind: UInt8 {
         case unique, graph, cache, shared, container, custom
+
+        /// Whether the scope keeps instances in its table (`.cache` strongly,
+        /// `.shared` weakly).
+        @inlinable
+        var caches: Bool {
+            self == .cache || self == .shared
+        }
     }
 
     @usableFromInline let kind: Kind
@@ -160,16 +167,6 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
     public override func reset() {
         resetCaching()
     }
-
-    /// The instance a cache `table` holds under `key`. The mutex must be held.
-    @inlinable
-    static func cached<Service>(in table: OpaquePointer, _ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
-        var raw: UnsafeMutableRawPointer?
-        guard crg_get_locked(table, key, &raw) == 0, let raw else {
-            return nil
-        }
-        return ValueStorage.value(at: raw, as: Service.self)
-    }
 }
 
 extension ResolverScope {
@@ -192,30 +189,45 @@ extension ResolverScope {
         dropped.forEach(ValueStorage.release)
     }
 
-    /// The instance this caching scope (`.cache` or `.shared`) holds under
-    /// `key`, if any. The mutex must be held.
+    /// The service an entry of a caching scope's table holds: the instance
+    /// itself (`.cache`), or the live object a weak box points at (`.shared`;
+    /// nil once it is gone). The mutex must be held.
     @inlinable
-    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
-        switch kind {
-        case .cache:
-            return ResolverScopeCache.cached(in: table.unsafelyUnwrapped, key, as: Service.self)
-        case .shared:
-            return ResolverScopeShare.shared(in: table.unsafelyUnwrapped, key, as: Service.self)
-        default:
+    @inline(__always)
+    static func service<Service>(inEntry entry: UnsafeMutableRawPointer, of kind: Kind, as type: Service.Type) -> Service? {
+        guard kind == .shared else {
+            return ValueStorage.value(at: entry, as: Service.self)
+        }
+        guard let object = Unmanaged<WeakBox>.fromOpaque(entry).takeUnretainedValue().object else {
             return nil
         }
+        if ValueStorage.isClassReference(Service.self) {
+            return unsafeBitCast(object, to: Service.self)
+        }
+        return object as? Service
+    }
+
+    /// The instance this caching scope holds under `key`, if any. The mutex
+    /// must be held.
+    @inlinable
+    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
+        var entry: UnsafeMutableRawPointer?
+        guard kind.caches, crg_get_locked(table.unsafelyUnwrapped, key, &entry) == 0, let entry else {
+            return nil
+        }
+        return ResolverScope.service(inEntry: entry, of: kind, as: Service.self)
     }
 
     /// Keeps `service` under `key`: strongly in a cache, weakly (class
-    /// instances only) in a shared scope. Returns the pointers the caller
-    /// must release once the mutex is unlocked: the entry it replaced, or
+    /// instances only) in a shared scope. Returns the pointer the caller must
+    /// release once the mutex is unlocked, if any: the entry it replaced, or
     /// the new one if the table could not take it (out of memory; the
     /// instance is then returned uncached). The mutex must be held.
-    func storeLocked<Service>(_ service: Service, _ key: UnsafePointer<crg_key>) -> [UnsafeMutableRawPointer] {
+    func storeLocked<Service>(_ service: Service, _ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
         let pointer: UnsafeMutableRawPointer
         if kind == .shared {
             guard let object = ValueStorage.instance(in: service) else {
-                return []
+                return nil
             }
             pointer = Unmanaged.passRetained(WeakBox(object)).toOpaque()
         } else {
@@ -223,13 +235,12 @@ extension ResolverScope {
         }
         var displaced: UnsafeMutableRawPointer?
         if crg_put_locked(table.unsafelyUnwrapped, key, pointer, &displaced) != 0 {
-            return [pointer]
+            return pointer
         }
-        guard let displaced else {
-            return []
+        if displaced != nil {
+            generation.unsafelyUnwrapped.pointee &+= 1
         }
-        generation.unsafelyUnwrapped.pointee &+= 1
-        return [displaced]
+        return displaced
     }
 
     /// A caching scope's way to an instance: the cached one, or one built
@@ -241,15 +252,12 @@ extension ResolverScope {
     func buildOnceLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
                                   _ arguments: ArgumentsPointer, _ key: UnsafePointer<crg_key>) -> Service? {
         let registry = Registry.shared
+        if let cached = cachedLocked(key, as: Service.self) {
+            registry.unlock()
+            return cached
+        }
         let context = ResolutionContext.current
-        while true {
-            if let cached = cachedLocked(key, as: Service.self) {
-                registry.unlock()
-                return cached
-            }
-            guard let flight = building.first(where: { $0.isBuilding(registration) }) else {
-                break
-            }
+        while let flight = building.first(where: { $0.isBuilding(registration) }) {
             if flight.owner === context {
                 context.reportCycle(closingWith: registration)
             }
@@ -257,6 +265,10 @@ extension ResolverScope {
             context.waitingFor = flight
             registry.wait(for: registration.keyDescription)
             context.waitingFor = nil
+            if let cached = cachedLocked(key, as: Service.self) {
+                registry.unlock()
+                return cached
+            }
         }
 
         let flight = InFlight(registration, owner: context)
@@ -268,10 +280,12 @@ extension ResolverScope {
 
         registry.lock()
         building.removeAll { $0 === flight }
-        let released = service.map { storeLocked($0, key) } ?? []
+        let released = service.flatMap { storeLocked($0, key) }
         registry.broadcast()
         registry.unlock()
-        released.forEach(ValueStorage.release)
+        if let released {
+            ValueStorage.release(released)
+        }
         return service
     }
 }
@@ -320,15 +334,10 @@ public final class ResolverScopeGraph: ResolverScope, @unchecked Sendable {
 
     /// The instance made earlier in this resolution, or a new one.
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        let context = ResolutionContext.current
-        if context.isResolving, let found = context.graphInstance(for: registration, as: Service.self) {
-            return found
+        let replacement = Registry.shared.withLock { registration.replacement }
+        return withArguments(args) { arguments in
+            ResolutionContext.withCurrent { registration.resolveInGraph(replacement, resolver, arguments, $0) }
         }
-        let service = registration.instantiate(resolver: resolver, args: args)
-        if context.isResolving, let service {
-            context.rememberGraphInstance(service, for: registration)
-        }
-        return service
     }
 
     /// Graph instances last one resolution; there is nothing to reset.
@@ -353,27 +362,6 @@ public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
     /// Forgets every shared instance.
     public override func reset() {
         resetCaching()
-    }
-
-    /// The live instance a shared-scope `table` holds under `key`. The mutex must be held.
-    @inlinable
-    static func shared<Service>(in table: OpaquePointer, _ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
-        var raw: UnsafeMutableRawPointer?
-        guard crg_get_locked(table, key, &raw) == 0, let raw,
-              let object = Unmanaged<WeakBox>.fromOpaque(raw).takeUnretainedValue().object else {
-            return nil
-        }
-        return service(from: object, as: Service.self)
-    }
-
-    /// The service a live shared object is: itself for class types; for a
-    /// protocol type, the object cast to it.
-    @inlinable
-    static func service<Service>(from object: AnyObject, as type: Service.Type) -> Service? {
-        if ValueStorage.isClassReference(Service.self) {
-            return unsafeBitCast(object, to: Service.self)
-        }
-        return object as? Service
     }
 }
 
