@@ -105,10 +105,10 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     final func cachedLocked(_ key: UnsafePointer<crg_key>) -> Service? {
-        guard scopeKind.caches, let entry = cachedEntryLocked(key) else {
+        guard scopeFacts.kind.caches, let entry = cachedEntryLocked(key) else {
             return nil
         }
-        return ResolverScope.service(inEntry: entry, of: scopeKind, as: Service.self)
+        return ResolverScope.service(inEntry: entry, of: scopeFacts.kind, as: Service.self)
     }
 
     /// The entry for `key` in the scope's table: remembered from an earlier
@@ -117,12 +117,12 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     final func cachedEntryLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
-        let generation = scopeGeneration.unsafelyUnwrapped.pointee
+        let generation = scopeFacts.generation.unsafelyUnwrapped.pointee
         if let cachedEntry, cachedEntryGeneration == generation {
             return cachedEntry
         }
         var raw: UnsafeMutableRawPointer?
-        guard crg_get_locked(scopeTable.unsafelyUnwrapped, key, &raw) == 0 else {
+        guard crg_get_locked(scopeFacts.table.unsafelyUnwrapped, key, &raw) == 0 else {
             return nil
         }
         cachedEntry = raw
@@ -152,7 +152,7 @@ extension ResolverRegistration {
     @inlinable
     final func resolveLocked(_ mutex: OpaquePointer, _ resolverReference: Unmanaged<Resolver>, _ arguments: ArgumentsPointer,
                        _ key: UnsafePointer<crg_key>) -> Service? {
-        switch scopeKind {
+        switch scopeFacts.kind {
         case .cache, .shared:
             // The fast path has already looked in the cache.
             return resolverReference._withUnsafeGuaranteedRef { scope.buildOnceLocked(self, $0, arguments, key) }

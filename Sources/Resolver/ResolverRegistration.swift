@@ -1,18 +1,18 @@
 import CRegistry
 
 /// What every registration has, whatever its service type: the key it is
-/// stored under and its scope. The registry,
-/// the cycle detector and the diagnostics work on this base; a
-/// `ResolverRegistration<Service>` adds the typed factory.
+/// stored under and its scope. The registry, the cycle detector and the
+/// diagnostics work on this base; a `ResolverRegistration<Service>` adds the
+/// typed factory.
 ///
 /// Not meant to be used outside the module: it has no public members and
 /// cannot be subclassed elsewhere.
 ///
-/// Invariants: `typeID`, `serviceType` and `name` never change. `scope`,
-/// `scopeKind`, `scopeTable` and `scopeGeneration` change together (and clear
-/// `cachedEntry`), only under the registry mutex, and are read under it (which is why their accesses need no dynamic
-/// exclusivity checks). A registration holds no reference to its container:
-/// a weak one would slow down every retain of the container.
+/// Invariants: `typeID`, `serviceType` and `name` never change. `scope` and
+/// `scopeFacts` change together (and clear `cachedEntry`), only under the
+/// registry mutex, and are read under it (which is why their accesses need
+/// no dynamic exclusivity checks). A registration holds no reference to its
+/// container: a weak one would slow down every retain of the container.
 public class _ResolverRegistrationBase: @unchecked Sendable {
     /// `ObjectIdentifier(Service.self)` as the registry's type identity.
     @usableFromInline final let typeID: UInt64
@@ -21,13 +21,10 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
     @usableFromInline final let name: Resolver.Name?
     /// The scope, strongly held (custom scopes are called through it).
     @exclusivity(unchecked) @usableFromInline final var scope: ResolverScope
-    /// `scope.kind`, copied here so the resolve path reads plain data.
-    @exclusivity(unchecked) @usableFromInline final var scopeKind: ResolverScope.Kind
-    /// `scope.table` and `scope.generation` (for the caching scopes), copied
-    /// for the same reason.
-    @exclusivity(unchecked) @usableFromInline final var scopeTable: OpaquePointer?
-    @exclusivity(unchecked) @usableFromInline final var scopeGeneration: UnsafeMutablePointer<UInt64>?
-    /// Where this registration's instance sits in `scopeTable`, and the
+    /// What the resolve path needs of `scope`, copied so that it reads plain
+    /// data rather than the scope object.
+    @exclusivity(unchecked) @usableFromInline final var scopeFacts: ScopeFacts
+    /// Where this registration's instance sits in the scope's table, and the
     /// generation it was found in: while the scope's generation is the same,
     /// the entry is still there and the lookup can be skipped.
     @exclusivity(unchecked) @usableFromInline final var cachedEntry: UnsafeMutableRawPointer?
@@ -39,9 +36,7 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
         self.serviceType = serviceType
         self.name = name
         self.scope = scope
-        self.scopeKind = scope.kind
-        self.scopeTable = scope.table
-        self.scopeGeneration = scope.generation
+        self.scopeFacts = ScopeFacts(scope)
     }
 
     /// "Type" or "Type:name", as in the original's messages.
@@ -60,17 +55,32 @@ public class _ResolverRegistrationBase: @unchecked Sendable {
 /// `update(factory:)` installs a replacement; replaced factories stay alive
 /// as long as the registration, so a thread still running one (it holds the
 /// registration) is never left with a freed closure.
+/// A scope's kind, table and generation counter (see `ResolverScope`).
+@usableFromInline
+struct ScopeFacts {
+    @usableFromInline let kind: ResolverScope.Kind
+    @usableFromInline let table: OpaquePointer?
+    @usableFromInline let generation: UnsafeMutablePointer<UInt64>?
+
+    @inlinable
+    init(_ scope: ResolverScope) {
+        kind = scope.kind
+        table = scope.table
+        generation = scope.generation
+    }
+}
+
 public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecked Sendable {
     /// The factory installed by `update(factory:)`, owned (+1), or nil while
     /// the registered one is in use. Guarded by the registry mutex; the
     /// resolve path reads it under the lock.
     @exclusivity(unchecked) @usableFromInline final var replacement: Unmanaged<FactoryBox>?
-    /// Factories replaced by later updates. Guarded by the registry mutex.
-    /// (`AnyObject`, not `FactoryBox`: an array of the generic box would make
-    /// every registration's initializer look up the box's metadata.)
+    /// Factories replaced by later updates, kept alive (so a replaced box is
+    /// never freed and a box's address identifies it for good). Guarded by
+    /// the registry mutex. (`AnyObject`, not `FactoryBox`: an array of the
+    /// generic box would make every registration's initializer look up the
+    /// box's metadata.)
     @exclusivity(unchecked) final var retiredFactories: [AnyObject] = []
-    /// Bumped by every `update(factory:)`. Guarded by the registry mutex.
-    @exclusivity(unchecked) final var factoryVersion = 0
 
     /// A factory installed by `update(factory:)`, held by reference.
     @usableFromInline
@@ -83,7 +93,9 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
     }
 
     /// The type identity of `Service` (the bit pattern of its `ObjectIdentifier`).
-    public final let key: Int
+    public final var key: Int {
+        Int(truncatingIfNeeded: typeID)
+    }
 
     /// A string key of type and name, as the original's caches used.
     /// Computed on demand: nothing on the resolve path needs it.
@@ -94,7 +106,6 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
 
     @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope) {
-        self.key = Int(bitPattern: ObjectIdentifier(Service.self))
         super.init(serviceType: Service.self, name: name, scope: scope)
     }
 
@@ -167,17 +178,16 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
         // that no update is lost.
         while true {
             registry.lock()
-            let current = replacement?.takeUnretainedValue().factory ?? asRegisteredAnyArguments
-            let version = factoryVersion
+            let seen = replacement
+            let current = seen?.takeUnretainedValue().factory ?? asRegisteredAnyArguments
             registry.unlock()
             let updated = modifier(current)
             registry.lock()
-            if version == factoryVersion {
-                if let previous = replacement {
-                    retiredFactories.append(previous.takeRetainedValue())
+            if replacement?.toOpaque() == seen?.toOpaque() {
+                if let seen {
+                    retiredFactories.append(seen.takeRetainedValue())
                 }
                 replacement = Unmanaged.passRetained(FactoryBox(updated))
-                factoryVersion &+= 1
                 registry.unlock()
                 return
             }
@@ -191,9 +201,7 @@ public class ResolverRegistration<Service>: _ResolverRegistrationBase, @unchecke
         registry.lock()
         let previous = self.scope
         self.scope = scope
-        self.scopeKind = scope.kind
-        self.scopeTable = scope.table
-        self.scopeGeneration = scope.generation
+        self.scopeFacts = ScopeFacts(scope)
         self.cachedEntry = nil
         registry.unlock()
         withExtendedLifetime(previous) {}
