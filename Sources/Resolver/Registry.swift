@@ -74,6 +74,24 @@ final class Registry: @unchecked Sendable {
         return try body()
     }
 
+    /// Sets `field` of `object`, a field the mutex guards. The value it
+    /// replaces is released after unlocking: releasing can run deinits (a
+    /// scope's cached instances, whatever a closure captured), and user code
+    /// must not run inside the registry.
+    func set<Root: AnyObject, Value>(_ field: ReferenceWritableKeyPath<Root, Value>, of object: Root, to value: Value) {
+        let previous = withLock { () -> Value in
+            let previous = object[keyPath: field]
+            object[keyPath: field] = value
+            return previous
+        }
+        withExtendedLifetime(previous) {}
+    }
+
+    /// Sets one of the registry's own fields (see `set(_:of:to:)`).
+    func set<Value>(_ field: ReferenceWritableKeyPath<Registry, Value>, to value: Value) {
+        set(field, of: self, to: value)
+    }
+
     /// Waits on the mutex's condition variable. The mutex must be held once.
     func wait(for what: @autoclosure () -> String) {
         if crg_mutex_wait(mutex) != 0 {
@@ -131,10 +149,7 @@ final class Registry: @unchecked Sendable {
     /// registering): to the failure hook when one is set (tests), otherwise
     /// the program stops.
     func reportRecoverable(_ message: String) {
-        lock()
-        let hook = failureHook
-        unlock()
-        guard let hook else {
+        guard let hook = withLock({ failureHook }) else {
             fatalError(message)
         }
         hook(message)
@@ -149,10 +164,7 @@ let registryReference = Unmanaged.passRetained(Registry())
 @usableFromInline
 func resolverFailure(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
     let registry = Registry.shared
-    registry.lock()
-    let hook = registry.failureHook
-    registry.unlock()
-    hook?(message)
+    registry.withLock { registry.failureHook }?(message)
     fatalError(message, file: file, line: line)
 }
 
