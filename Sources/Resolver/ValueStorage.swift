@@ -59,7 +59,7 @@ enum ValueStorage {
             // Through the raw pointer: exactly one retain, the entry's own.
             return Unmanaged<AnyObject>.fromOpaque(unsafeBitCast(value, to: UnsafeRawPointer.self)).retain()
         }
-        guard TypeMetadata.isExistential(Service.self), TypeMetadata.isClass(type(of: value as Any)) else {
+        guard holdsClassInstance(value) else {
             return nil
         }
         return Unmanaged.passRetained(Box(value))
@@ -71,10 +71,17 @@ enum ValueStorage {
         if isClassReference(Service.self) {
             return unsafeBitCast(value, to: AnyObject.self)
         }
-        guard TypeMetadata.isExistential(Service.self), TypeMetadata.isClass(type(of: value as Any)) else {
+        guard holdsClassInstance(value) else {
             return nil
         }
         return value as AnyObject
+    }
+
+    /// Whether `value`, of a protocol type, holds a class instance (checked
+    /// for the value, since the static type cannot say).
+    @inlinable
+    static func holdsClassInstance<Service>(_ value: Service) -> Bool {
+        TypeMetadata.isExistential(Service.self) && TypeMetadata.isClass(type(of: value as Any))
     }
 }
 
