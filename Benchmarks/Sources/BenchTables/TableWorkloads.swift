@@ -248,88 +248,58 @@ final class CRegistryAdapter: TableAdapter {
     }
 }
 
-final class DictionaryKeyAdapter: TableAdapter {
-    private var table: [Key: AnyObject] = [:]
+/// Swift `Dictionary` from `DictionaryKey` to the shared value; the two
+/// adapters below differ only in their key type and how keys are made.
+class DictionaryAdapter<DictionaryKey: Hashable> {
+    private var table: [DictionaryKey: AnyObject] = [:]
 
-    init() {}
+    required init() {}
 
     func reset() { table = [:] }
 
+    func insert(_ keys: [DictionaryKey], _ range: Range<Int>) {
+        keys.withUnsafeBufferPointer { keys in
+            for i in range { table[keys[i]] = tableValue }
+        }
+    }
+
+    func remove(_ keys: [DictionaryKey], _ range: Range<Int>) {
+        keys.withUnsafeBufferPointer { keys in
+            for i in range {
+                if table.removeValue(forKey: keys[i]) == nil { fatalError("remove of an absent key") }
+            }
+        }
+    }
+
+    func lookup(_ keys: [DictionaryKey], _ range: Range<Int>) -> UInt {
+        keys.withUnsafeBufferPointer { keys in
+            var checksum: UInt = 0
+            for i in range {
+                if let value = table[keys[i]] {
+                    checksum &+= UInt(bitPattern: ObjectIdentifier(value))
+                } else {
+                    checksum &+= 1
+                }
+            }
+            return checksum
+        }
+    }
+
+    func lookupLocking(_ keys: [DictionaryKey], _ range: Range<Int>) -> UInt { lookup(keys, range) }
+}
+
+/// `Dictionary<Key>`: the same (type identity, name) key as the C table.
+final class DictionaryKeyAdapter: DictionaryAdapter<Key>, TableAdapter {
     func makeKeys(_ logical: [Int], _ space: KeySpace) -> [Key] {
         logical.map { Key(type: objectIdentifier(space.typeBits($0)), name: space.name($0)) }
     }
-
-    func insert(_ keys: [Key], _ range: Range<Int>) {
-        keys.withUnsafeBufferPointer { keys in
-            for i in range { table[keys[i]] = tableValue }
-        }
-    }
-
-    func remove(_ keys: [Key], _ range: Range<Int>) {
-        keys.withUnsafeBufferPointer { keys in
-            for i in range {
-                if table.removeValue(forKey: keys[i]) == nil { fatalError("remove of an absent key") }
-            }
-        }
-    }
-
-    func lookup(_ keys: [Key], _ range: Range<Int>) -> UInt {
-        keys.withUnsafeBufferPointer { keys in
-            var checksum: UInt = 0
-            for i in range {
-                if let value = table[keys[i]] {
-                    checksum &+= UInt(bitPattern: ObjectIdentifier(value))
-                } else {
-                    checksum &+= 1
-                }
-            }
-            return checksum
-        }
-    }
-
-    func lookupLocking(_ keys: [Key], _ range: Range<Int>) -> UInt { lookup(keys, range) }
 }
 
-final class DictionaryObjectIdentifierAdapter: TableAdapter {
-    private var table: [ObjectIdentifier: AnyObject] = [:]
-
-    init() {}
-
-    func reset() { table = [:] }
-
+/// `Dictionary<ObjectIdentifier>`: unnamed keys only.
+final class DictionaryObjectIdentifierAdapter: DictionaryAdapter<ObjectIdentifier>, TableAdapter {
     func makeKeys(_ logical: [Int], _ space: KeySpace) -> [ObjectIdentifier] {
         logical.map { objectIdentifier(space.typeBits($0)) }
     }
-
-    func insert(_ keys: [ObjectIdentifier], _ range: Range<Int>) {
-        keys.withUnsafeBufferPointer { keys in
-            for i in range { table[keys[i]] = tableValue }
-        }
-    }
-
-    func remove(_ keys: [ObjectIdentifier], _ range: Range<Int>) {
-        keys.withUnsafeBufferPointer { keys in
-            for i in range {
-                if table.removeValue(forKey: keys[i]) == nil { fatalError("remove of an absent key") }
-            }
-        }
-    }
-
-    func lookup(_ keys: [ObjectIdentifier], _ range: Range<Int>) -> UInt {
-        keys.withUnsafeBufferPointer { keys in
-            var checksum: UInt = 0
-            for i in range {
-                if let value = table[keys[i]] {
-                    checksum &+= UInt(bitPattern: ObjectIdentifier(value))
-                } else {
-                    checksum &+= 1
-                }
-            }
-            return checksum
-        }
-    }
-
-    func lookupLocking(_ keys: [ObjectIdentifier], _ range: Range<Int>) -> UInt { lookup(keys, range) }
 }
 
 // MARK: - The workload
