@@ -20,7 +20,7 @@ C_SOURCES := Sources/CRegistry/registry.c
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps test c-warnings build-warnings asan ubsan tsan fuzz bench bench-instructions example clean
+.PHONY: all deps test c-warnings build-warnings asan ubsan tsan fuzz bench bench-scaling bench-instructions example clean
 
 all: test
 
@@ -99,6 +99,15 @@ bench: deps
 	@echo "==> the first run builds the benchmark package in release: a few minutes (the harness, Swinject, the library);"
 	@echo "    then about 3 minutes of benchmarks on 2 cores; results in Benchmarks/results/"
 	cd Benchmarks && python3 Scripts/bench.py $(BENCH_ARGS)
+
+# Total throughput at 1, 2, ... threads beside the floors (Benchmarks/Sources/Scaling).
+# BASE=<commit> also measures that commit's library, interleaved in the same run.
+BASE ?=
+SCALING_ARGS ?=
+
+bench-scaling: deps
+	@echo "==> make bench-scaling: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
+	cd Benchmarks && python3 Scripts/scaling.py $(if $(BASE),--base $(BASE),) $(SCALING_ARGS)
 
 # Instructions per operation for the resolver scenarios, from valgrind's callgrind on a
 # release build with DWARF 4 debug info (Benchmarks/.build-callgrind).

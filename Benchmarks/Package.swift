@@ -55,6 +55,16 @@ let package = Package(
             plugins: [benchmarkPlugin]
         ),
 
+        // Total throughput at 1, 2, … threads (make bench; Scripts/scaling.py).
+        // Only the public APIs, so that it also builds against earlier commits.
+        .executableTarget(
+            name: "Scaling",
+            dependencies: [
+                .product(name: "Resolver", package: "Resolver"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+
         // Runs one resolver scenario under callgrind (make bench-instructions).
         .executableTarget(name: "InstructionCounts", dependencies: ["BenchScenarios", "BenchFixtures"]),
     ]
