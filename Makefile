@@ -16,7 +16,7 @@ CLANG ?= $(TOOLCHAIN_BIN)clang
 FUZZ_SECONDS ?= 60
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-C_SOURCES := Sources/CRegistry/registry.c
+C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
@@ -41,6 +41,7 @@ c-warnings: deps
 	@echo "==> C warnings (clang and, if present, gcc)"
 	@$(CLANG) $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES) Fuzz/registry_fuzz.c
 	@if command -v gcc >/dev/null 2>&1; then gcc $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES); fi
+	@echo '#include "cregistry.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
 
 # Swift 6 language mode with zero warnings: warnings fail the build.
 build-warnings: deps

@@ -5,18 +5,18 @@ let package = Package(
     name: "Resolver",
     products: [
         .library(name: "Resolver", targets: ["Resolver"]),
-        // The C table on its own, for C and Swift code that wants it directly.
-        .library(name: "CRegistry", targets: ["CRegistry"]),
     ],
     targets: [
-        // libxxhash from the system, found through pkg-config.
+        // The xxHash header from the system, found through pkg-config. Only the
+        // header: CRegistry compiles XXH3 inline, so nothing links libxxhash.
         .systemLibrary(
             name: "CXXHash",
             path: "Sources/CXXHash",
             pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
         ),
-        // The C hash table under the registry.
+        // The C core: the table, read sections and deferred release, the
+        // writers' mutex, atomic cells (DESIGN.md).
         .target(
             name: "CRegistry",
             dependencies: ["CXXHash"],

@@ -1,4 +1,5 @@
 import CRegistry
+import ResolverTestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -42,46 +43,129 @@ import Testing
         for (i, key) in shared.enumerated() { #expect(table.get(key) == 1_000_000 + i) }
     }
 
-    /// Grouped operations under crg_lock are atomic with respect to other
-    /// threads: a reader never sees one of a pair without the other.
-    @Test func lockGroupsOperations() {
+    /// Readers that take no lock, against writers that insert, replace,
+    /// remove, grow, shrink and clear. Every value is a heap cell holding its
+    /// own key and a checksum; the table releases replaced values (after the
+    /// grace period) by poisoning and freeing them. A reader that ever saw a
+    /// released value would read poison (and ASan would see a use after free);
+    /// a reader that saw a torn probe would find a value of another key.
+    @Test func lockFreeReadersNeverSeeAReleasedOrForeignValue() {
+        let live = Counter()
+        var options = crg_options(capacity: 0, mutex: nil, allocator: nil, release: { value, context in
+            let cell = value.assumingMemoryBound(to: UInt64.self)
+            cell[1] = 0xDEAD_DEAD_DEAD_DEAD
+            cell.deallocate()
+            Unmanaged<Counter>.fromOpaque(context!).takeUnretainedValue().value.subtract(1, ordering: .relaxed)
+        }, release_context: Unmanaged.passUnretained(live).toOpaque())
+        var raw: OpaquePointer?
+        #expect(crg_create(&raw, &options) == 0)
+        let table = UInt(bitPattern: raw)
+        let stop = Atomic<Bool>(false)
+        let bad = Atomic<Int>(0)
+        let hits = Atomic<Int>(0)
+        let keys = 300
+
+        runOnThreads(4) { thread in
+            let raw = OpaquePointer(bitPattern: table)!
+            var random = SplitMix64(seed: UInt64(thread + 7))
+            if thread == 0 {
+                // The writer: every kind of change, for 200,000 operations.
+                for step in 0..<200_000 {
+                    let key = Int.random(in: 0..<keys, using: &random)
+                    switch step % 1_000 == 999 ? 3 : Int.random(in: 0..<3, using: &random) {
+                    case 0, 1:
+                        let cell = UnsafeMutablePointer<UInt64>.allocate(capacity: 2)
+                        cell[0] = UInt64(key)
+                        cell[1] = UInt64(key) &* 0x9E37_79B9_7F4A_7C15
+                        live.value.add(1, ordering: .relaxed)
+                        if ConcurrencyTests.withKey(key, { crg_put(raw, $0, cell, nil) }) != 0 { bad.add(1, ordering: .relaxed) }
+                    case 2:
+                        _ = ConcurrencyTests.withKey(key) { crg_remove(raw, $0, nil) }
+                    default:
+                        _ = crg_clear(raw, nil, nil)
+                    }
+                    if step % 64 == 0 { _ = crg_collect() }
+                }
+                stop.store(true, ordering: .relaxed)
+            } else {
+                while !stop.load(ordering: .relaxed) {
+                    let key = Int.random(in: 0..<keys, using: &random)
+                    ConcurrencyTests.withKey(key) { c in
+                        crg_read_begin()
+                        var value: UnsafeMutableRawPointer?
+                        if crg_find(raw, c, &value) == 0, let value {
+                            let cell = value.assumingMemoryBound(to: UInt64.self)
+                            if cell[0] != UInt64(key) || cell[1] != UInt64(key) &* 0x9E37_79B9_7F4A_7C15 {
+                                bad.add(1, ordering: .relaxed)
+                            }
+                            hits.add(1, ordering: .relaxed)
+                        }
+                        crg_read_end()
+                    }
+                }
+            }
+        }
+        #expect(bad.load(ordering: .relaxed) == 0)
+        #expect(hits.load(ordering: .relaxed) > 0)
+        crg_destroy(raw)
+        _ = crg_collect()
+        #expect(live.value.load(ordering: .relaxed) == 0, "every value released exactly once")
+    }
+
+    /// Calls `body` with the C key for test key `key` (type key % 5, name "k<key>").
+    static func withKey<R>(_ key: Int, _ body: (UnsafeMutablePointer<crg_key>) -> R) -> R {
+        Array("k\(key)".utf8).withUnsafeBytes { bytes in
+            var c = crg_key_named(UInt64(key % 5), bytes.baseAddress, bytes.count,
+                                  crg_name_hash(bytes.baseAddress, bytes.count))
+            return body(&c)
+        }
+    }
+
+    /// Grouped operations under the table's mutex are atomic with respect to
+    /// other threads that also hold it: a reader never sees one of a pair
+    /// without the other.
+    @Test func theMutexGroupsOperations() {
         let table = Table()
         let torn = Atomic<Int>(0)
+        let mutex = UInt(bitPattern: crg_table_mutex(table.raw))
         runOnThreads(4) { thread in
+            let mutex = OpaquePointer(bitPattern: mutex)!
             for i in 0..<5_000 {
+                crg_mutex_lock(mutex)
                 if thread < 2 {
-                    crg_lock(table.raw)
                     table.put(Key(1), i + 1)
                     table.put(Key(2), i + 1)
-                    crg_unlock(table.raw)
                 } else {
-                    crg_lock(table.raw)
                     let a = table.get(Key(1)), b = table.get(Key(2))
-                    crg_unlock(table.raw)
                     if a != b { torn.add(1, ordering: .relaxed) }
                 }
+                crg_mutex_unlock(mutex)
             }
         }
         #expect(torn.load(ordering: .relaxed) == 0)
     }
 
-    /// crg_mutex_wait releases the lock while asleep and takes it back on
-    /// wake-up: a consumer waits for a flag that a producer sets under the lock.
-    @Test func waitAndBroadcastFormAMonitor() {
+    /// A condition releases the mutex while asleep and takes it back on
+    /// wake-up: consumers wait for a flag that a producer sets under the lock.
+    @Test func conditionsFormAMonitor() {
         let mutex = crg_mutex_create()!
-        defer { crg_mutex_release(mutex) }
+        let condition = crg_condition_create()!
+        defer {
+            crg_condition_destroy(condition)
+            crg_mutex_release(mutex)
+        }
         final class Flag: @unchecked Sendable { var ready = 0 }
         let flag = Flag()
         let seen = Atomic<Int>(0)
-        let box = UInt(bitPattern: Int(bitPattern: UnsafeMutableRawPointer(mutex)))
+        let raw = (UInt(bitPattern: mutex), UInt(bitPattern: condition))
         runOnThreads(4) { thread in
-            let mutex = OpaquePointer(bitPattern: box)!
+            let mutex = OpaquePointer(bitPattern: raw.0)!, condition = OpaquePointer(bitPattern: raw.1)!
             crg_mutex_lock(mutex)
             if thread == 0 {
                 flag.ready = 1
-                crg_mutex_broadcast(mutex)
+                crg_condition_broadcast(condition)
             } else {
-                while flag.ready == 0 { _ = crg_mutex_wait(mutex) }
+                while flag.ready == 0 { _ = crg_condition_wait(condition, mutex) }
                 seen.add(flag.ready, ordering: .relaxed)
             }
             crg_mutex_unlock(mutex)
@@ -89,13 +173,51 @@ import Testing
         #expect(seen.load(ordering: .relaxed) == 3)
     }
 
-    @Test func waitingWhileLockedTwiceIsEDEADLK() {
+    @Test func waitingWhileLockedTwiceOrNotAtAllIsEDEADLK() {
+        let mutex = crg_mutex_create()!
+        let condition = crg_condition_create()!
+        defer {
+            crg_condition_destroy(condition)
+            crg_mutex_release(mutex)
+        }
+        #expect(crg_condition_wait(condition, mutex) == EDEADLK, "not held")
+        crg_mutex_lock(mutex)
+        crg_mutex_lock(mutex)
+        #expect(crg_mutex_held(mutex))
+        #expect(crg_condition_wait(condition, mutex) == EDEADLK, "held twice")
+        crg_mutex_unlock(mutex)
+        crg_mutex_unlock(mutex)
+        #expect(!crg_mutex_held(mutex))
+    }
+
+    /// The mutex counts recursion itself; another thread cannot take it
+    /// until the owner has unlocked as many times as it locked.
+    @Test func recursionIsCountedAndExclusive() {
         let mutex = crg_mutex_create()!
         defer { crg_mutex_release(mutex) }
         crg_mutex_lock(mutex)
-        crg_mutex_lock(mutex)
-        #expect(crg_mutex_wait(mutex) == EDEADLK)
+        #expect(crg_mutex_trylock(mutex), "the owner may lock again")
+        let raw = UInt(bitPattern: mutex)
+        let otherGotIt = Atomic<Bool>(true)
+        runOnThreads(1) { _ in otherGotIt.store(crg_mutex_trylock(OpaquePointer(bitPattern: raw)!), ordering: .relaxed) }
+        let gotWhileHeldTwice = otherGotIt.load(ordering: .relaxed)
+        #expect(!gotWhileHeldTwice)
         crg_mutex_unlock(mutex)
+        runOnThreads(1) { _ in otherGotIt.store(crg_mutex_trylock(OpaquePointer(bitPattern: raw)!), ordering: .relaxed) }
+        let gotWhileHeldOnce = otherGotIt.load(ordering: .relaxed)
+        #expect(!gotWhileHeldOnce, "still held once")
         crg_mutex_unlock(mutex)
+        runOnThreads(1) { _ in
+            let mutex = OpaquePointer(bitPattern: raw)!
+            otherGotIt.store(crg_mutex_trylock(mutex), ordering: .relaxed)
+            crg_mutex_unlock(mutex)
+        }
+        let gotWhenFree = otherGotIt.load(ordering: .relaxed)
+        #expect(gotWhenFree)
     }
+}
+
+/// A counter reachable from a C callback's context pointer.
+final class Counter: Sendable {
+    let value = Atomic<Int>(0)
 }

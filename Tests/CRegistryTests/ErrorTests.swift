@@ -1,4 +1,5 @@
 import CRegistry
+import ResolverTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,54 +15,57 @@ import Darwin
         #expect(crg_put(nil, &key, pointer(1), nil) == EINVAL)
         #expect(crg_put_locked(nil, &key, pointer(1), nil) == EINVAL)
         #expect(crg_get(nil, &key, &value) == EINVAL)
-        #expect(crg_get_locked(nil, &key, &value) == EINVAL)
+        #expect(crg_find(nil, &key, &value) == EINVAL)
         #expect(crg_remove(nil, &key, &value) == EINVAL)
         #expect(crg_remove_locked(nil, &key, &value) == EINVAL)
         #expect(crg_count(nil, &count) == EINVAL)
         #expect(crg_clear(nil, nil, nil) == EINVAL)
         #expect(crg_iterate(nil, { _, _ in 0 }, nil) == EINVAL)
-        #expect(crg_lock(nil) == EINVAL)
-        #expect(crg_unlock(nil) == EINVAL)
         #expect(crg_create(nil, nil) == EINVAL)
-        crg_destroy(nil, nil, nil)
+        #expect(crg_container_create(nil, nil) == EINVAL)
+        #expect(crg_container_find(nil, &key, &value) == EINVAL)
+        #expect(crg_container_add_child_locked(nil, nil) == EINVAL)
+        #expect(crg_retire(nil, { _, _ in }, nil) == EINVAL)
+        crg_destroy(nil)
+        crg_container_destroy(nil)
     }
 
     @Test func badKeysAndValuesAreEINVALAndChangeNothing() {
         let table = Table()
         table.put(Key(1, "kept"), 7)
-        var negative = crg_key_named(1, "x", -1, 0)
         var nullName = crg_key_named(1, nil, 3, 0)
         var good = crg_key_unnamed(2)
         var previous: UnsafeMutableRawPointer? = pointer(55)
-        #expect(crg_put(table.raw, &negative, pointer(1), &previous) == EINVAL)
         #expect(crg_put(table.raw, &nullName, pointer(1), &previous) == EINVAL)
         #expect(crg_put(table.raw, nil, pointer(1), &previous) == EINVAL)
         #expect(crg_put(table.raw, &good, nil, &previous) == EINVAL)
         #expect(integer(previous) == 55, "previous is untouched on error")
         var value: UnsafeMutableRawPointer?
-        #expect(crg_get(table.raw, &negative, &value) == EINVAL)
+        #expect(crg_get(table.raw, &nullName, &value) == EINVAL)
         #expect(crg_remove(table.raw, &nullName, &value) == EINVAL)
         #expect(crg_get(table.raw, &good, &value) == ENOENT)
         #expect(crg_remove(table.raw, &good, &value) == ENOENT)
         #expect(table.count == 1 && table.get(Key(1, "kept")) == 7)
-        // A negative length is fine when the key has no name: it is ignored.
+        // A name pointer and length are ignored when the key has no name.
         var unnamed = crg_key_unnamed(1)
-        unnamed.name_len = -5
+        unnamed.name_len = 5
         #expect(crg_get(table.raw, &unnamed, &value) == ENOENT)
     }
 
     @Test func impossibleCapacityIsEINVAL() {
-        var options = crg_options(capacity: Int.max, mutex: nil, allocator: nil)
+        var options = crg_options(capacity: Int.max, mutex: nil, allocator: nil, release: nil, release_context: nil)
         var table: OpaquePointer?
         #expect(crg_create(&table, &options) == EINVAL)
         #expect(table == nil)
     }
 
+    /// Creating a table allocates the table only (its slots come with the
+    /// first insert); when that fails, nothing is left behind.
     @Test func createFailsCleanly() {
-        for failAfter in 0..<2 {
+        for failAfter in 0..<1 {
             let allocator = TestAllocator()
             allocator.remaining = failAfter
-            var options = crg_options(capacity: 0, mutex: nil, allocator: nil)
+            var options = crg_options(capacity: 0, mutex: nil, allocator: nil, release: nil, release_context: nil)
             var table: OpaquePointer?
             let rc = withUnsafePointer(to: &allocator.raw) { raw in
                 options.allocator = raw
@@ -79,6 +83,11 @@ import Darwin
         let allocator = TestAllocator()
         withUnsafePointer(to: &allocator.raw) { raw in
             let table = Table(allocator: raw)
+            // The first insert allocates the slots; when that fails, nothing changed.
+            allocator.remaining = 0
+            #expect(table.put(Key(50), 50).rc == ENOMEM)
+            #expect(table.count == 0 && table.stats.capacity == 0)
+            allocator.remaining = nil
             // Fill to exactly the growth threshold of the initial 8 slots (7 keys).
             var model: [Key: Int] = [:]
             for i in 0..<7 {
@@ -116,11 +125,12 @@ import Darwin
             for i in 0..<200 { model[Key(UInt64(1_000 + i))] = nil }
             #expect(table.stats.capacity == large, "could not shrink, stayed large")
             #expect(table.entries() == model)
-            // Clear without memory for the small array keeps the large one, emptied.
+            // Clearing needs no memory at all.
             #expect(table.clear().count == model.count)
-            #expect(table.count == 0 && table.stats.capacity == large)
+            #expect(table.count == 0 && table.stats.capacity == 0)
             allocator.remaining = nil
         }
+        _ = crg_collect()
         #expect(allocator.live == 0, "the table freed everything it allocated")
     }
 
@@ -151,21 +161,29 @@ import Darwin
         #expect(table.put(Key(3), 3).rc == 0)
     }
 
-    @Test func destroyDropsEveryValue() {
-        var options = crg_options(capacity: 0, mutex: nil, allocator: nil)
+    /// A table with a release function owns its values: replaced, removed,
+    /// cleared and destroyed values are all released, once, after collection.
+    @Test func aTableOwnsItsValuesWhenGivenARelease() {
+        final class Released: @unchecked Sendable { var values: [Int] = [] }
+        let released = Released()
+        var options = crg_options(capacity: 0, mutex: nil, allocator: nil, release: { value, context in
+            Unmanaged<Released>.fromOpaque(context!).takeUnretainedValue().values.append(Int(bitPattern: value))
+        }, release_context: Unmanaged.passUnretained(released).toOpaque())
         var raw: OpaquePointer?
         #expect(crg_create(&raw, &options) == 0)
         for i in 1...100 {
             var key = crg_key_unnamed(UInt64(i))
             #expect(crg_put(raw, &key, pointer(i), nil) == 0)
         }
-        var dropped: [Int] = []
-        withUnsafeMutablePointer(to: &dropped) { list in
-            crg_destroy(raw, { value, context in
-                context!.assumingMemoryBound(to: [Int].self).pointee.append(Int(bitPattern: value))
-            }, list)
-        }
-        #expect(dropped.sorted() == Array(1...100))
+        var key = crg_key_unnamed(1)
+        #expect(crg_put(raw, &key, pointer(1_001), nil) == 0)     // replaces 1
+        var two = crg_key_unnamed(2)
+        #expect(crg_remove(raw, &two, nil) == 0)                  // removes 2
+        _ = crg_collect()
+        #expect(released.values.sorted() == [1, 2])
+        crg_destroy(raw)
+        _ = crg_collect()
+        #expect(released.values.sorted() == [1, 2] + Array(3...100) + [1_001])
     }
 
     @Test func nameHashIsStableWithinTheProcessAndSensitiveToEveryByte() {

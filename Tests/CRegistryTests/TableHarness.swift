@@ -1,5 +1,5 @@
 import CRegistry
-@_exported import ResolverTestSupport
+import ResolverTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,7 +30,7 @@ struct Key: Hashable, CustomStringConvertible {
     }
 
     /// Calls `body` with the C key for `self`.
-    func withCKey<R>(_ body: (UnsafePointer<crg_key>) -> R) -> R {
+    func withCKey<R>(_ body: (UnsafeMutablePointer<crg_key>) -> R) -> R {
         guard let name else {
             var key = crg_key_unnamed(type)
             return body(&key)
@@ -53,19 +53,23 @@ func integer(_ pointer: UnsafeMutableRawPointer?) -> Int? {
     pointer.map { Int(bitPattern: $0) }
 }
 
-/// Owns one crg_table for a test.
+/// Owns one crg_table for a test. Its values are small integers owned by the
+/// test (no release function), so they come back from put, remove and clear.
 final class Table: @unchecked Sendable {
     let raw: OpaquePointer
 
     init(capacity: Int = 0, mutex: OpaquePointer? = nil, allocator: UnsafePointer<crg_allocator>? = nil) {
-        var options = crg_options(capacity: capacity, mutex: mutex, allocator: allocator)
+        var options = crg_options(capacity: capacity, mutex: mutex, allocator: allocator, release: nil, release_context: nil)
         var table: OpaquePointer?
         let rc = crg_create(&table, &options)
         precondition(rc == 0 && table != nil, "crg_create failed: \(rc)")
         raw = table!
     }
 
-    deinit { crg_destroy(raw, nil, nil) }
+    deinit {
+        crg_destroy(raw)
+        _ = crg_collect()
+    }
 
     /// Returns the error code and the value that was replaced.
     @discardableResult

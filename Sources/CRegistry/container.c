@@ -1,0 +1,130 @@
+/*
+ * Containers: a table and an ordered list of children, searched depth first.
+ * See include/crg_table.h.
+ *
+ * The child list is an immutable array: adding a child publishes a new one
+ * (release) and retires the old, so readers walk whichever they loaded.
+ */
+#include "crg_table.h"
+#include "crg_epoch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct crg_children {
+    crg_garbage garbage;
+    size_t count;
+    crg_container *items[];
+} crg_children;
+
+struct crg_container {
+    crg_table *table;
+    crg_children *children; /* atomic pointer; NULL: none */
+    crg_garbage garbage;
+};
+
+static void crg_free_object(void *object, void *context) {
+    (void)context;
+    free(object);
+}
+
+static void crg_retire_free(crg_garbage *node, void *object) {
+    node->release = crg_free_object;
+    node->object = object;
+    node->context = NULL;
+    crg_internal_retire_node(node);
+}
+
+int crg_container_create(crg_container **out, const crg_options *options) {
+    if (out == NULL) {
+        return EINVAL;
+    }
+    crg_container *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        return ENOMEM;
+    }
+    int rc = crg_create(&c->table, options);
+    if (rc != 0) {
+        free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+void crg_container_destroy(crg_container *c) {
+    if (c == NULL) {
+        return;
+    }
+    crg_children *children = __atomic_load_n(&c->children, __ATOMIC_ACQUIRE);
+    crg_destroy(c->table);
+    if (children != NULL) {
+        crg_retire_free(&children->garbage, children);
+    }
+    crg_retire_free(&c->garbage, c);
+}
+
+crg_table *crg_container_table(crg_container *c) {
+    return c->table;
+}
+
+/* Whether `target` is `c` or one of its descendants. The mutex must be held. */
+static bool crg_container_reaches(crg_container *c, const crg_container *target) {
+    if (c == target) {
+        return true;
+    }
+    crg_children *children = c->children;
+    for (size_t i = 0; children != NULL && i < children->count; i++) {
+        if (crg_container_reaches(children->items[i], target)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int crg_container_add_child_locked(crg_container *c, crg_container *child) {
+    if (c == NULL || child == NULL) {
+        return EINVAL;
+    }
+    if (crg_container_reaches(child, c)) {
+        return ELOOP;
+    }
+    crg_children *old = c->children;
+    size_t count = old ? old->count : 0;
+    crg_children *fresh = malloc(sizeof(crg_children) + (count + 1) * sizeof(crg_container *));
+    if (fresh == NULL) {
+        return ENOMEM;
+    }
+    memset(&fresh->garbage, 0, sizeof fresh->garbage);
+    fresh->count = count + 1;
+    if (count > 0) {
+        memcpy(fresh->items, old->items, count * sizeof(crg_container *));
+    }
+    fresh->items[count] = child;
+    __atomic_store_n(&c->children, fresh, __ATOMIC_RELEASE);
+    if (old != NULL) {
+        crg_retire_free(&old->garbage, old);
+    }
+    return 0;
+}
+
+int crg_container_find(crg_container *c, crg_key *key, void **value) {
+    if (c == NULL) {
+        return EINVAL;
+    }
+    int rc = crg_find(c->table, key, value);
+    if (rc != ENOENT) {
+        return rc;
+    }
+    crg_children *children = __atomic_load_n(&c->children, __ATOMIC_ACQUIRE);
+    if (children == NULL) {
+        return ENOENT;
+    }
+    for (size_t i = 0; i < children->count; i++) {
+        if (crg_container_find(children->items[i], key, value) == 0) {
+            return 0;
+        }
+    }
+    return ENOENT;
+}

@@ -1,0 +1,270 @@
+/*
+ * Epoch-based reclamation. See include/crg_epoch.h for the contract and
+ * DESIGN.md for why a grace period of two epochs is enough.
+ *
+ * The epoch mutex guards the reader list, the queue of retired objects and
+ * epoch advances. It is a leaf lock: nothing is called out while it is held.
+ */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* posix_memalign under -std=c11 */
+#endif
+#include "crg_epoch.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+CRG_THREAD_LOCAL crg_reader *crg_internal_current_reader;
+uint64_t crg_internal_epoch;
+uint64_t crg_internal_retired;
+
+static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* Every record ever made, in use or free for reuse. Under epoch_mutex. */
+static crg_reader *readers;
+/* Retired objects, oldest first; epochs never decrease along the queue. */
+static crg_garbage *queue_head;
+static crg_garbage *queue_tail;
+
+/* Set while this thread runs release callbacks, so that a collect they cause
+ * returns at once (the outer loop picks up what they retire). */
+static CRG_THREAD_LOCAL bool collecting;
+
+/* Detaches the record when its thread exits. */
+static pthread_key_t reader_key;
+static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
+
+enum { CRG_READER_SIZE = 128 };
+
+static void crg_detach_reader(void *raw);
+
+static void crg_make_reader_key(void) {
+    if (pthread_key_create(&reader_key, crg_detach_reader) != 0) {
+        fputs("CRegistry: pthread_key_create failed; cannot track reader threads\n", stderr);
+        abort();
+    }
+}
+
+crg_reader *crg_internal_attach_reader(void) {
+    pthread_once(&reader_key_once, crg_make_reader_key);
+    pthread_mutex_lock(&epoch_mutex);
+    crg_reader *reader = readers;
+    while (reader != NULL && reader->in_use) {
+        reader = reader->next;
+    }
+    if (reader == NULL) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, CRG_READER_SIZE, CRG_READER_SIZE) != 0) {
+            pthread_mutex_unlock(&epoch_mutex);
+            fputs("CRegistry: out of memory for a thread's 128-byte reader record\n", stderr);
+            abort();
+        }
+        memset(memory, 0, CRG_READER_SIZE);
+        reader = memory;
+        reader->next = readers;
+        readers = reader;
+    }
+    reader->in_use = true;
+    reader->depth = 0;
+    __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&epoch_mutex);
+    crg_internal_current_reader = reader;
+    pthread_setspecific(reader_key, reader);
+    return reader;
+}
+
+/* Thread exit: leave any open section (a thread may end inside one), drop the
+ * local object, and free the record for the next thread. */
+static void crg_detach_reader(void *raw) {
+    crg_reader *reader = raw;
+    void *local = __atomic_exchange_n(&reader->local, NULL, __ATOMIC_ACQ_REL);
+    crg_release_fn release = __atomic_load_n(&reader->local_release, __ATOMIC_RELAXED);
+    reader->depth = 0;
+    __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
+    crg_internal_current_reader = NULL;
+    pthread_mutex_lock(&epoch_mutex);
+    reader->in_use = false;
+    pthread_mutex_unlock(&epoch_mutex);
+    if (local != NULL && release != NULL) {
+        if (crg_retire(local, release, NULL) != 0) {
+            release(local, NULL); /* out of memory: no reader can see another thread's local object */
+        }
+    }
+    crg_collect();
+}
+
+bool crg_read_active(void) {
+    crg_reader *reader = crg_internal_current_reader;
+    return reader != NULL && reader->depth > 0;
+}
+
+/* Advances the epoch by one if every reader in a section has seen the current
+ * one. The epoch mutex must be held. */
+static bool crg_try_advance(void) {
+    uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
+    /* Pairs with the fence in crg_read_begin: a reader whose section began
+     * before this point is seen in it below. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (crg_reader *reader = readers; reader != NULL; reader = reader->next) {
+        uint64_t state = __atomic_load_n(&reader->state, __ATOMIC_ACQUIRE);
+        if ((state & 1) && (state >> 1) != epoch) {
+            return false;
+        }
+    }
+    __atomic_store_n(&crg_internal_epoch, epoch + 1, __ATOMIC_RELEASE);
+    return true;
+}
+
+void crg_internal_retire_node(crg_garbage *node) {
+    /* Everything the caller unlinked is visible before the epoch is read:
+     * pairs with the fence in crg_read_begin. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    node->next = NULL;
+    pthread_mutex_lock(&epoch_mutex);
+    node->epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
+    if (queue_tail != NULL) {
+        queue_tail->next = node;
+    } else {
+        queue_head = node;
+    }
+    queue_tail = node;
+    __atomic_add_fetch(&crg_internal_retired, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&epoch_mutex);
+}
+
+/* What crg_retire queues: a node of its own around the caller's object. */
+typedef struct crg_boxed_garbage {
+    crg_garbage node;
+    crg_release_fn release;
+    void *object;
+    void *context;
+} crg_boxed_garbage;
+
+/* Frees the node, then releases the object (which may retire more). */
+static void crg_run_boxed(void *raw, void *unused) {
+    (void)unused;
+    crg_boxed_garbage *boxed = raw;
+    crg_release_fn release = boxed->release;
+    void *object = boxed->object;
+    void *context = boxed->context;
+    free(boxed);
+    release(object, context);
+}
+
+int crg_retire(void *object, crg_release_fn release, void *context) {
+    if (object == NULL || release == NULL) {
+        return EINVAL;
+    }
+    crg_boxed_garbage *boxed = malloc(sizeof *boxed);
+    if (boxed == NULL) {
+        return ENOMEM;
+    }
+    boxed->release = release;
+    boxed->object = object;
+    boxed->context = context;
+    boxed->node.release = crg_run_boxed;
+    boxed->node.object = boxed;
+    boxed->node.context = NULL;
+    crg_internal_retire_node(&boxed->node);
+    return 0;
+}
+
+size_t crg_collect(void) {
+    if (collecting || __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) == 0) {
+        return 0;
+    }
+    size_t released = 0;
+    for (;;) {
+        pthread_mutex_lock(&epoch_mutex);
+        if (queue_head != NULL) {
+            /* Two advances: what was retired in the current epoch is due at +2. */
+            if (crg_try_advance()) {
+                (void)crg_try_advance();
+            }
+        }
+        uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
+        crg_garbage *ready = NULL;
+        crg_garbage **ready_tail = &ready;
+        size_t count = 0;
+        while (queue_head != NULL && queue_head->epoch + 2 <= epoch) {
+            crg_garbage *node = queue_head;
+            queue_head = node->next;
+            node->next = NULL;
+            *ready_tail = node;
+            ready_tail = &node->next;
+            count++;
+        }
+        if (queue_head == NULL) {
+            queue_tail = NULL;
+        }
+        pthread_mutex_unlock(&epoch_mutex);
+        if (ready == NULL) {
+            return released;
+        }
+        collecting = true;
+        while (ready != NULL) {
+            crg_garbage *node = ready;
+            ready = node->next;
+            /* The release may free the node itself (it is often embedded in
+             * the object): read everything first. */
+            crg_release_fn release = node->release;
+            void *object = node->object;
+            void *context = node->context;
+            release(object, context);
+        }
+        collecting = false;
+        __atomic_sub_fetch(&crg_internal_retired, count, __ATOMIC_RELAXED);
+        released += count;
+    }
+}
+
+void crg_internal_leave_collect(void) {
+    (void)crg_collect();
+}
+
+uint64_t crg_retired_count(void) {
+    return __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED);
+}
+
+void crg_reader_set_local(void *object, crg_release_fn release) {
+    crg_reader *reader = crg_internal_current_reader;
+    if (reader == NULL) {
+        reader = crg_internal_attach_reader();
+    }
+    crg_release_fn previous_release = __atomic_exchange_n(&reader->local_release, release, __ATOMIC_ACQ_REL);
+    void *previous = __atomic_exchange_n(&reader->local, object, __ATOMIC_ACQ_REL);
+    if (previous != NULL && crg_retire(previous, previous_release, NULL) != 0) {
+        /* Out of memory: only this thread uses its local object, and it holds
+         * a reference of its own while it does, so releasing now is safe. */
+        previous_release(previous, NULL);
+    }
+}
+
+int crg_readers_clear_locals(void) {
+    int rc = 0;
+    pthread_mutex_lock(&epoch_mutex);
+    crg_reader *list = readers;
+    pthread_mutex_unlock(&epoch_mutex);
+    /* Records are never freed and new ones are pushed at the head, so the
+     * list from `list` on stays valid without the lock. */
+    for (crg_reader *reader = list; reader != NULL; reader = reader->next) {
+        void *local = __atomic_exchange_n(&reader->local, NULL, __ATOMIC_ACQ_REL);
+        if (local == NULL) {
+            continue;
+        }
+        crg_release_fn release = __atomic_load_n(&reader->local_release, __ATOMIC_RELAXED);
+        if (crg_retire(local, release, NULL) != 0) {
+            /* Put it back: its owner may be using it, and will replace it
+             * when it sees it is stale. */
+            void *expected = NULL;
+            if (!__atomic_compare_exchange_n(&reader->local, &expected, local, false, __ATOMIC_ACQ_REL,
+                                             __ATOMIC_ACQUIRE)) {
+                /* The owner installed another meanwhile: ours is unreachable
+                 * to it now, but may still be in use; leak rather than free. */
+            }
+            rc = ENOMEM;
+        }
+    }
+    return rc;
+}

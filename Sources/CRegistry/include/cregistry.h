@@ -1,0 +1,24 @@
+/*
+ * CRegistry: the C core under the Resolver front end.
+ *
+ * - crg_table.h   an xxHash-keyed Robin Hood table, keyed by (type identity,
+ *                 name), searched by readers without a lock; and containers,
+ *                 tables with children searched depth first.
+ * - crg_epoch.h   read sections and deferred release (epoch-based
+ *                 reclamation): how readers stay lock-free and safe.
+ * - crg_mutex.h   the writers' recursive mutex and its condition variables.
+ * - crg_atomic.h  atomic cells through which the front end publishes state.
+ *
+ * The design, its invariants and the reclamation argument: DESIGN.md at the
+ * repository root.
+ */
+#ifndef CREGISTRY_H
+#define CREGISTRY_H
+
+#include "crg_base.h"
+#include "crg_atomic.h"
+#include "crg_epoch.h"
+#include "crg_mutex.h"
+#include "crg_table.h"
+
+#endif /* CREGISTRY_H */

@@ -1,0 +1,91 @@
+/*
+ * Atomic cells for the Swift front end: a pointer or a 64-bit word that one
+ * thread publishes and others read without a lock, in the manner of
+ * swift-atomics' C shims. Stores release, loads acquire: whatever the writer
+ * did before the store is visible to a reader that loads the new value.
+ *
+ * Cells live in memory of their own (crg_cells_create), so their addresses are
+ * stable; a Swift object keeps a pointer to its cells. They are read far more
+ * often than written, so several may share a cache line.
+ */
+#ifndef CRG_ATOMIC_H
+#define CRG_ATOMIC_H
+
+#include "crg_base.h"
+
+CRG_EXTERN_C_BEGIN
+
+/** A published pointer (an unretained object, a table, ...). */
+typedef struct crg_cell {
+    void *CRG_NULLABLE value;
+} crg_cell;
+
+/** A published 64-bit word (a flag, a generation). */
+typedef struct crg_word {
+    uint64_t value;
+} crg_word;
+
+/** `count` zeroed cells; NULL when out of memory. */
+crg_cell *CRG_NULLABLE crg_cells_create(size_t count);
+/** `count` zeroed words; NULL when out of memory. */
+crg_word *CRG_NULLABLE crg_words_create(size_t count);
+/** Frees cells or words made by crg_cells_create / crg_words_create. NULL is ignored. */
+void crg_cells_destroy(void *CRG_NULLABLE cells);
+
+static inline void *CRG_NULLABLE crg_cell_load(crg_cell *CRG_NONNULL cell) {
+    return __atomic_load_n(&cell->value, __ATOMIC_ACQUIRE);
+}
+
+static inline void crg_cell_store(crg_cell *CRG_NONNULL cell, void *CRG_NULLABLE value) {
+    __atomic_store_n(&cell->value, value, __ATOMIC_RELEASE);
+}
+
+/** Stores `value` and returns what the cell held. */
+static inline void *CRG_NULLABLE crg_cell_exchange(crg_cell *CRG_NONNULL cell, void *CRG_NULLABLE value) {
+    return __atomic_exchange_n(&cell->value, value, __ATOMIC_ACQ_REL);
+}
+
+/** Stores `desired` if the cell holds `expected`; returns whether it did. */
+static inline bool crg_cell_compare_exchange(crg_cell *CRG_NONNULL cell, void *CRG_NULLABLE expected,
+                                             void *CRG_NULLABLE desired) {
+    return __atomic_compare_exchange_n(&cell->value, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Process-wide cells                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* A few cells and words in static storage (zero at start), for state every
+ * resolve reads first: reaching them needs no pointer load and no
+ * initialization check. The front end assigns their meanings. Private
+ * storage; use the accessors. */
+enum { CRG_GLOBAL_CELLS = 4, CRG_GLOBAL_WORDS = 4 };
+extern crg_cell crg_internal_global_cells[CRG_GLOBAL_CELLS];
+extern crg_word crg_internal_global_words[CRG_GLOBAL_WORDS];
+
+/** Process-wide cell `index` (< CRG_GLOBAL_CELLS). */
+static inline crg_cell *CRG_NONNULL crg_global_cell(unsigned index) {
+    return &crg_internal_global_cells[index];
+}
+
+/** Process-wide word `index` (< CRG_GLOBAL_WORDS). */
+static inline crg_word *CRG_NONNULL crg_global_word(unsigned index) {
+    return &crg_internal_global_words[index];
+}
+
+static inline uint64_t crg_word_load(crg_word *CRG_NONNULL word) {
+    return __atomic_load_n(&word->value, __ATOMIC_ACQUIRE);
+}
+
+static inline void crg_word_store(crg_word *CRG_NONNULL word, uint64_t value) {
+    __atomic_store_n(&word->value, value, __ATOMIC_RELEASE);
+}
+
+/** Adds `delta` and returns the new value. */
+static inline uint64_t crg_word_add(crg_word *CRG_NONNULL word, uint64_t delta) {
+    return __atomic_add_fetch(&word->value, delta, __ATOMIC_ACQ_REL);
+}
+
+CRG_EXTERN_C_END
+
+#endif /* CRG_ATOMIC_H */

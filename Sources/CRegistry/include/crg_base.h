@@ -1,0 +1,50 @@
+/*
+ * CRegistry: what every header shares. See cregistry.h for the overview.
+ */
+#ifndef CRG_BASE_H
+#define CRG_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__clang__)
+#define CRG_NULLABLE _Nullable
+#define CRG_NONNULL _Nonnull
+#else
+#define CRG_NULLABLE
+#define CRG_NONNULL
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CRG_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CRG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define CRG_LIKELY(x) (x)
+#define CRG_UNLIKELY(x) (x)
+#endif
+
+/*
+ * Atomic accesses use the GCC/Clang __atomic builtins on plain fields, so the
+ * headers also parse as C++ (a Swift client with C++ interoperability on
+ * imports them that way). Every shared field is only ever accessed through
+ * them (or before the object is published).
+ */
+#ifdef __cplusplus
+#define CRG_THREAD_LOCAL thread_local
+#define CRG_EXTERN_C_BEGIN extern "C" {
+#define CRG_EXTERN_C_END }
+#else
+#define CRG_THREAD_LOCAL _Thread_local
+#define CRG_EXTERN_C_BEGIN
+#define CRG_EXTERN_C_END
+#endif
+
+/**
+ * How an object handed to the library is given back when the library is done
+ * with it: `release(object, context)`. For values stored in tables and for
+ * objects passed to crg_retire(). Called with no lock of the library held.
+ */
+typedef void (*crg_release_fn)(void *CRG_NONNULL object, void *CRG_NULLABLE context);
+
+#endif /* CRG_BASE_H */

@@ -1,0 +1,192 @@
+/*
+ * Read sections and deferred release: epoch-based reclamation.
+ *
+ * Readers take no lock. A thread that reads structures writers may replace
+ * (tables, child lists, anything published through a crg_cell) does it
+ * between crg_read_begin() and crg_read_end(). Writers never free or release
+ * what a reader may still be reading: they hand it to crg_retire(), which
+ * releases it after a grace period, once every read section that was open when
+ * it was retired has ended.
+ *
+ *   crg_read_begin();
+ *   void *value;
+ *   if (crg_find(table, &key, &value) == 0) use(value);   // valid until crg_read_end()
+ *   crg_read_end();
+ *
+ * ---------------------------------------------------------------------------
+ * How it works (see DESIGN.md at the repository root for the argument)
+ * ---------------------------------------------------------------------------
+ * - A global epoch counter. Every thread that reads has a record, on a cache
+ *   line of its own, holding (epoch << 1) | 1 while it is in a read section
+ *   and 0 outside. Sections nest; only the outermost one touches the record.
+ * - Entering stores the record (release) and issues a sequentially consistent
+ *   fence; leaving stores 0 (release). Nothing shared is written.
+ * - crg_retire() issues a sequentially consistent fence, tags the object with
+ *   the current epoch e and queues it. The epoch advances from E to E + 1 only
+ *   when every record in a section shows E; an object tagged e is released
+ *   once the epoch reaches e + 2.
+ * - crg_collect() advances the epoch and runs the releases that are due, in
+ *   retirement order, with no lock held. A thread leaving its outermost
+ *   section collects when anything is queued, and writers collect after they
+ *   unlock: with no other thread in a section, an object is released before
+ *   the write that retired it returns.
+ * - Records are never freed. A thread that exits (pthread key destructor)
+ *   leaves any open section and marks its record free for the next thread.
+ *
+ * A read section may last as long as the caller likes (a resolve holds one
+ * while factories run), but while it is open nothing retired after it began
+ * is released.
+ */
+#ifndef CRG_EPOCH_H
+#define CRG_EPOCH_H
+
+#include "crg_base.h"
+
+CRG_EXTERN_C_BEGIN
+
+/* ------------------------------------------------------------------------ */
+/* Read sections                                                             */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A thread's reader record. Private: exposed only so that crg_read_begin()
+ * and crg_read_end() can be inlined. Each is allocated on 128 bytes of its
+ * own, so no two threads' records share a cache line (nor an adjacent-line
+ * prefetch pair).
+ */
+typedef struct crg_reader {
+    /* 0 outside a read section; (epoch << 1) | 1 inside. Written by the owner
+     * (atomically), read by collectors. */
+    uint64_t state;
+    /* Nesting depth; the owner's alone. */
+    uint64_t depth;
+    /* The owner's local object (crg_reader_local), or NULL, and how to
+     * release it. Written by the owner and by crg_readers_clear_locals(),
+     * atomically. */
+    void *CRG_NULLABLE local;
+    crg_release_fn CRG_NULLABLE local_release;
+    /* Collector bookkeeping, under the epoch mutex. */
+    struct crg_reader *CRG_NULLABLE next;
+    bool in_use;
+} crg_reader;
+
+/* The calling thread's record, NULL until its first read section. Private. */
+extern CRG_THREAD_LOCAL crg_reader *CRG_NULLABLE crg_internal_current_reader;
+/* The global epoch (atomic). Private. */
+extern uint64_t crg_internal_epoch;
+/* How many retired objects wait for release (atomic). Private. */
+extern uint64_t crg_internal_retired;
+
+/** Private: attaches a record to the calling thread. Aborts if 128 bytes cannot be allocated. */
+crg_reader *CRG_NONNULL crg_internal_attach_reader(void);
+
+/**
+ * Enters a read section (or a nested one). Never blocks, never fails, writes
+ * nothing another thread writes.
+ */
+static inline void crg_read_begin(void) {
+    crg_reader *reader = crg_internal_current_reader;
+    if (CRG_UNLIKELY(reader == NULL)) {
+        reader = crg_internal_attach_reader();
+    }
+    if (reader->depth++ == 0) {
+        uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
+        __atomic_store_n(&reader->state, (epoch << 1) | 1, __ATOMIC_RELEASE);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+}
+
+/** Runs crg_collect() after the outermost section ends (out of line). Private. */
+void crg_internal_leave_collect(void);
+
+/**
+ * Leaves the innermost read section. Leaving the outermost one collects when
+ * retired objects are waiting, which may run their releases on this thread.
+ * Must pair with crg_read_begin() on the same thread.
+ */
+static inline void crg_read_end(void) {
+    crg_reader *reader = crg_internal_current_reader;
+    if (--reader->depth == 0) {
+        __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
+        if (CRG_UNLIKELY(__atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) != 0)) {
+            crg_internal_leave_collect();
+        }
+    }
+}
+
+/** Whether the calling thread is inside a read section. */
+bool crg_read_active(void);
+
+/* ------------------------------------------------------------------------ */
+/* Deferred release                                                          */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A queued object. The library embeds one in what it retires itself (slot
+ * arrays, names); crg_retire() allocates one. Private.
+ */
+typedef struct crg_garbage {
+    struct crg_garbage *CRG_NULLABLE next;
+    uint64_t epoch;
+    crg_release_fn CRG_NULLABLE release;
+    void *CRG_NULLABLE object;
+    void *CRG_NULLABLE context;
+} crg_garbage;
+
+/**
+ * Queues `object` to be released with `release(object, context)` once no read
+ * section open now can still be reading it. Call it after unlinking `object`
+ * from everything readers can reach. Thread-safe; may be called inside a read
+ * section or from a release callback. Returns 0, EINVAL (NULL object or
+ * release) or ENOMEM (nothing was queued: the caller still owns `object`).
+ */
+int crg_retire(void *CRG_NULLABLE object, crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
+
+/** Private: queues a node the caller embedded in the object. Never fails. */
+void crg_internal_retire_node(crg_garbage *CRG_NONNULL node);
+
+/**
+ * Advances the epoch as far as the open read sections allow and runs every
+ * release that is due, in retirement order, with no lock held; repeats while
+ * releases retire more that is already due. Returns how many it released.
+ * Called from within a release callback, it returns 0 (the outer call goes on).
+ */
+size_t crg_collect(void);
+
+/** How many retired objects wait for release (for tests and diagnostics). */
+uint64_t crg_retired_count(void);
+
+/* ------------------------------------------------------------------------ */
+/* A per-thread object that writers can take away                            */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The calling thread's local object (NULL if none), valid until the end of
+ * the caller's read section; call only inside one. A thread keeps a snapshot
+ * of shared state here (the front end keeps its root container), and a writer
+ * that changes that state takes every thread's away with
+ * crg_readers_clear_locals().
+ */
+static inline void *CRG_NULLABLE crg_reader_local(void) {
+    crg_reader *reader = crg_internal_current_reader;
+    return reader ? __atomic_load_n(&reader->local, __ATOMIC_ACQUIRE) : NULL;
+}
+
+/**
+ * Replaces the calling thread's local object with `object` (NULL to clear
+ * it), to be released with `release(object, NULL)` when it is replaced in
+ * turn, taken away, or the thread exits. The one it replaces is retired.
+ * Call inside a read section.
+ */
+void crg_reader_set_local(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL release);
+
+/**
+ * Takes every thread's local object away and retires it. Returns 0 or ENOMEM
+ * (some were left in place: their owners replace them when they see they are
+ * stale).
+ */
+int crg_readers_clear_locals(void);
+
+CRG_EXTERN_C_END
+
+#endif /* CRG_EPOCH_H */

@@ -1,0 +1,75 @@
+/*
+ * The writers' lock: a recursive mutex, and condition variables to wait on it.
+ *
+ * Writers (registering, resets, building a cached instance once) serialise on
+ * a crg_mutex; readers never take it (see crg_epoch.h). The critical sections
+ * it guards are short (table operations, never user code), so a contended
+ * lock spins briefly before sleeping: it watches the owner field and tries to
+ * take the lock only when it looks free (test-and-test-and-set), so waiting
+ * threads do not bounce the lock's cache line between cores.
+ *
+ * Recursion is counted by the mutex itself (the owner re-locks without any
+ * atomic operation); the pthread mutex underneath is a plain, non-recursive one.
+ */
+#ifndef CRG_MUTEX_H
+#define CRG_MUTEX_H
+
+#include "crg_base.h"
+
+CRG_EXTERN_C_BEGIN
+
+/** A reference-counted recursive mutex that one or more tables share. */
+typedef struct crg_mutex crg_mutex;
+
+/** Creates a mutex with a reference count of 1, or returns NULL (out of memory). */
+crg_mutex *CRG_NULLABLE crg_mutex_create(void);
+
+/** Adds a reference and returns `m`. NULL is ignored (and returned). */
+crg_mutex *CRG_NULLABLE crg_mutex_retain(crg_mutex *CRG_NULLABLE m);
+
+/** Drops a reference; the last one destroys the mutex, which must be unlocked. NULL is ignored. */
+void crg_mutex_release(crg_mutex *CRG_NULLABLE m);
+
+/** Locks `m`; the owner may lock it again (each lock needs an unlock). */
+void crg_mutex_lock(crg_mutex *CRG_NONNULL m);
+
+/** Locks `m` if that is possible without waiting. Returns true if locked. */
+bool crg_mutex_trylock(crg_mutex *CRG_NONNULL m);
+
+/** Unlocks `m`, which the calling thread must hold. */
+void crg_mutex_unlock(crg_mutex *CRG_NONNULL m);
+
+/** Whether the calling thread holds `m`. */
+bool crg_mutex_held(crg_mutex *CRG_NONNULL m);
+
+/* ------------------------------------------------------------------------ */
+/* Conditions                                                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A condition variable, waited on with a crg_mutex held. Make one per thing
+ * waited for (one per build in progress, say), so that a broadcast wakes only
+ * the threads that wait for that thing.
+ */
+typedef struct crg_condition crg_condition;
+
+/** Creates a condition, or returns NULL (out of memory). */
+crg_condition *CRG_NULLABLE crg_condition_create(void);
+
+/** Destroys a condition no thread waits on. NULL is ignored. */
+void crg_condition_destroy(crg_condition *CRG_NULLABLE c);
+
+/**
+ * Atomically unlocks `m`, sleeps until `c` is signalled (or spuriously: re-check
+ * the condition in a loop), and locks `m` again. The caller must hold `m`
+ * exactly once: waiting while holding it recursively would keep it locked while
+ * asleep, so that returns EDEADLK without waiting. Returns 0 or EDEADLK.
+ */
+int crg_condition_wait(crg_condition *CRG_NONNULL c, crg_mutex *CRG_NONNULL m);
+
+/** Wakes every thread waiting on `c`. */
+void crg_condition_broadcast(crg_condition *CRG_NONNULL c);
+
+CRG_EXTERN_C_END
+
+#endif /* CRG_MUTEX_H */

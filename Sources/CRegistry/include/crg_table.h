@@ -1,0 +1,310 @@
+/*
+ * The table: an open-addressed hash table keyed by (type identity, name), that
+ * readers search without a lock while writers change it under a crg_mutex.
+ *
+ * It maps a key made of a 64-bit type identity (the bit pattern of a Swift
+ * ObjectIdentifier) and an optional name (bytes) to an opaque, non-NULL
+ * pointer. The table never looks inside values. A table made with a `release`
+ * function owns its values: one that leaves the table (replaced, removed,
+ * cleared, or left in it when the table is destroyed) is retired (crg_retire)
+ * and released after readers are done with it.
+ *
+ * ---------------------------------------------------------------------------
+ * Keys
+ * ---------------------------------------------------------------------------
+ * Two keys are equal when their types are equal and either both have no name
+ * or both have names with the same bytes. "No name", the empty name "" and the
+ * one-byte name "\0" are three different keys. The table keeps its own copy of
+ * every name it stores.
+ *
+ * Hashing is XXH3-64 (xxHash), seeded once per process from the operating
+ * system's random source, so crafted names cannot force collisions that repeat
+ * from run to run. A name's bytes are hashed once, by crg_name_hash(), and the
+ * caller keeps that hash in the key; the key's own hash (of type and name hash)
+ * is computed by the first table call that needs it and kept in the key, so a
+ * resolve that probes a container and then a scope hashes once.
+ *
+ * ---------------------------------------------------------------------------
+ * Layout and invariants
+ * ---------------------------------------------------------------------------
+ * - Slots form one array (with a small header) whose length, the capacity, is
+ *   a power of two. A slot is empty when its stored hash is 0 (real hashes of 0
+ *   are stored as 1). Each occupied slot stores the full key hash, so almost
+ *   every mismatch is rejected without touching the key's name.
+ * - Probing is linear from a key's home slot (hash & (capacity - 1)), with
+ *   Robin Hood ordering: an insert takes the place of the first entry that is
+ *   closer to its own home than the new key is to its home, and pushes that
+ *   entry on. So a lookup stops at the first empty slot or at the first entry
+ *   closer to home than the probe distance: misses stay short at high load.
+ * - count <= capacity * 7/8. An insert that would exceed it first moves every
+ *   entry into an array of twice the capacity. A removal that leaves
+ *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
+ *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
+ * - A new or cleared table uses a shared, static, empty array: it allocates
+ *   nothing until its first insert.
+ *
+ * ---------------------------------------------------------------------------
+ * Concurrency (see crg_epoch.h and DESIGN.md)
+ * ---------------------------------------------------------------------------
+ * - Writers (crg_put, crg_remove, crg_clear and their _locked forms) hold the
+ *   table's mutex. A change to the slots happens inside a sequence write
+ *   section: the table's sequence number is odd while slots move, even
+ *   otherwise, and every slot field is written and read atomically.
+ * - Readers call crg_find() inside a read section, or holding the mutex. It
+ *   takes no lock: it reads the sequence number, probes, and accepts the
+ *   result only if the number was even and unchanged; otherwise it probes
+ *   again (after 16 failures it takes the mutex for one probe: a writer is
+ *   active). A value it returns is valid until the caller's read section ends
+ *   (or the caller unlocks), even if a writer replaces it meanwhile.
+ * - Nothing a reader may be looking at is freed in place: replaced arrays,
+ *   removed names and values that left the table are retired.
+ *
+ * ---------------------------------------------------------------------------
+ * Errors
+ * ---------------------------------------------------------------------------
+ * Functions that can fail return 0 on success or an errno value:
+ *   EINVAL  a NULL table or key, a NULL name with a positive length, a NULL
+ *           value, or options that make no sense;
+ *   ENOENT  the key is not in the table (crg_find, crg_get, crg_remove);
+ *   ENOMEM  an allocation failed; the table is exactly as it was before;
+ *   EBUSY   a mutation was attempted from inside crg_iterate's visitor;
+ *   ELOOP   crg_container_add_child would make a container its own descendant.
+ * Nothing in this file aborts or prints.
+ */
+#ifndef CRG_TABLE_H
+#define CRG_TABLE_H
+
+#include "crg_base.h"
+#include "crg_mutex.h"
+
+CRG_EXTERN_C_BEGIN
+
+/* ------------------------------------------------------------------------ */
+/* Keys                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A lookup key. Build one with crg_key_unnamed() or crg_key_named().
+ *
+ * - type:      the type identity (any 64-bit value).
+ * - has_name:  false for "no name"; then name, name_len and name_hash are
+ *              ignored.
+ * - name:      the name's bytes; may be NULL only when name_len == 0. The bytes
+ *              need to stay valid only for the duration of a call.
+ * - name_len:  the number of bytes.
+ * - name_hash: crg_name_hash(name, name_len). A key whose name_hash does not
+ *              match its name is not an error the table can see: it simply
+ *              will not find entries stored under the correct hash.
+ * - hash:      0 until a table call computes the key's hash and keeps it here.
+ */
+typedef struct crg_key {
+    uint64_t type;
+    const void *CRG_NULLABLE name;
+    size_t name_len;
+    uint64_t name_hash;
+    uint64_t hash;
+    bool has_name;
+} crg_key;
+
+/**
+ * Hashes a name's bytes with XXH3-64 and the per-process seed. Compute it once
+ * per name and keep it. `bytes` may be NULL when `len` is 0. Never fails.
+ */
+uint64_t crg_name_hash(const void *CRG_NULLABLE bytes, size_t len);
+
+/** A key with no name. */
+static inline crg_key crg_key_unnamed(uint64_t type) {
+    crg_key key = { type, NULL, 0, 0, 0, false };
+    return key;
+}
+
+/** A key with a name whose hash the caller computed with crg_name_hash(). */
+static inline crg_key crg_key_named(uint64_t type, const void *CRG_NULLABLE name, size_t name_len,
+                                    uint64_t name_hash) {
+    crg_key key = { type, name, name_len, name_hash, 0, true };
+    return key;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tables                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct crg_table crg_table;
+
+/**
+ * Where a table gets its memory. Both functions receive `context`. `allocate`
+ * returns NULL on failure, which the table reports as ENOMEM after undoing
+ * whatever the operation had begun. Tests use it to inject failures. An
+ * allocator must stay usable until every table using it is destroyed and
+ * crg_collect() has released their memory.
+ */
+typedef struct crg_allocator {
+    void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);
+    void (*CRG_NONNULL deallocate)(void *CRG_NULLABLE pointer, void *CRG_NULLABLE context);
+    void *CRG_NULLABLE context;
+} crg_allocator;
+
+/**
+ * Options for crg_create(). Zero-initialised options are the defaults.
+ * - capacity:  the number of keys the table holds before it first grows (and
+ *              the size it never shrinks below); 0 means 7.
+ * - mutex:     the writers' mutex, shared with other tables (the table retains
+ *              it), or NULL for one of the table's own.
+ * - allocator: copied into the table; NULL means malloc/free.
+ * - release:   how values are released once they have left the table and no
+ *              reader can see them (called with `release_context`), making the
+ *              table their owner; NULL leaves values to the caller, who gets
+ *              each one back (crg_put's `previous`, crg_remove's `value`) and
+ *              must not free it while readers may still see it.
+ */
+typedef struct crg_options {
+    size_t capacity;
+    crg_mutex *CRG_NULLABLE mutex;
+    const crg_allocator *CRG_NULLABLE allocator;
+    crg_release_fn CRG_NULLABLE release;
+    void *CRG_NULLABLE release_context;
+} crg_options;
+
+/**
+ * Creates an empty table and stores it in *out. `options` may be NULL for the
+ * defaults. Returns 0, EINVAL (out is NULL, an allocator without functions, or
+ * a capacity too large to represent) or ENOMEM (*out is then untouched).
+ */
+int crg_create(crg_table *CRG_NULLABLE *CRG_NULLABLE out, const crg_options *CRG_NULLABLE options);
+
+/**
+ * Destroys a table: its values (when it owns them), names, slots and the table
+ * itself are retired and released after readers are done with them (run
+ * crg_collect() to release them now if no read section is open). No thread may
+ * call the table's functions any more; the mutex must not be held by another
+ * thread. NULL is ignored.
+ */
+void crg_destroy(crg_table *CRG_NULLABLE t);
+
+/** The mutex guarding `t` (not retained), or NULL when `t` is NULL. */
+crg_mutex *CRG_NULLABLE crg_table_mutex(crg_table *CRG_NULLABLE t);
+
+/**
+ * Looks `key` up without a lock. Call inside a read section (crg_read_begin),
+ * or holding the table's mutex. On success stores the value in *value (when
+ * `value` is non-NULL): valid until the read section ends. Returns 0, ENOENT
+ * or EINVAL. Never allocates; stores the key's hash in key->hash.
+ */
+int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+
+/** crg_find() inside a read section of its own: for callers outside one. Only
+ * the presence of the key is reliable once it returns, unless the caller owns
+ * the values. */
+int crg_get(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+
+/**
+ * Inserts `value` under `key`, or replaces the value already there (retired if
+ * the table owns its values). On success *previous (when non-NULL) receives
+ * the value that was replaced, or NULL if the key was new: a table without a
+ * release function hands it back to the caller; one with a release function
+ * has retired it, and the pointer is only information. A new key's name is
+ * copied. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
+ * unchanged and *previous untouched. The _locked form expects the caller to
+ * hold the table's mutex.
+ */
+int crg_put(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
+            void *CRG_NULLABLE *CRG_NULLABLE previous);
+int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
+                   void *CRG_NULLABLE *CRG_NULLABLE previous);
+
+/**
+ * Removes `key`. On success its value goes to *value (when non-NULL), with the
+ * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM or
+ * EBUSY (on an error nothing changed). May shrink the table; if that
+ * allocation fails the table simply stays larger.
+ */
+int crg_remove(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+int crg_remove_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
+                      void *CRG_NULLABLE *CRG_NULLABLE value);
+
+/**
+ * Removes every key, without allocating: the table switches to the shared
+ * empty array, and the old one, with every name and value in it, is retired
+ * as one. A table without a release function first calls `drop(value,
+ * context)` for every value (when `drop` is non-NULL), so the caller can take
+ * them back; a table with one ignores `drop`. Returns 0, EINVAL or EBUSY.
+ */
+int crg_clear(crg_table *CRG_NULLABLE t, crg_release_fn CRG_NULLABLE drop, void *CRG_NULLABLE context);
+int crg_clear_locked(crg_table *CRG_NULLABLE t, crg_release_fn CRG_NULLABLE drop, void *CRG_NULLABLE context);
+
+/** Stores the number of keys in *count. Returns 0 or EINVAL. */
+int crg_count(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE count);
+
+/** One entry as seen by crg_iterate's visitor. The pointers are valid only during the call. */
+typedef struct crg_entry {
+    uint64_t type;
+    bool has_name;
+    const uint8_t *CRG_NULLABLE name; /* NULL when !has_name or the name is empty */
+    size_t name_len;
+    void *CRG_NONNULL value;
+} crg_entry;
+
+/**
+ * Calls `visit(entry, context)` for every entry, in slot order (that is, in no
+ * particular order), holding the table's mutex. A visitor returning non-zero
+ * stops the walk, and that value is returned. The visitor may read the table
+ * but any mutation returns EBUSY. Returns 0 after a full walk, the visitor's
+ * non-zero result, or EINVAL.
+ */
+int crg_iterate(crg_table *CRG_NULLABLE t,
+                int (*CRG_NULLABLE visit)(const crg_entry *CRG_NONNULL entry, void *CRG_NULLABLE context),
+                void *CRG_NULLABLE context);
+int crg_iterate_locked(crg_table *CRG_NULLABLE t,
+                       int (*CRG_NULLABLE visit)(const crg_entry *CRG_NONNULL entry, void *CRG_NULLABLE context),
+                       void *CRG_NULLABLE context);
+
+/** Shape of a table, for tests and benchmarks. */
+typedef struct crg_stats {
+    size_t count;          /* keys stored */
+    size_t capacity;       /* slots */
+    size_t max_distance;   /* longest distance of an entry from its home slot */
+    size_t total_distance; /* sum of those distances: mean probe length = 1 + total/count */
+} crg_stats;
+
+/** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
+int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
+
+/* ------------------------------------------------------------------------ */
+/* Containers                                                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A table with an ordered list of child containers to search after it, depth
+ * first: the registry's containers. The list is published as a whole (a new
+ * array each time a child is added; the old one is retired), so readers walk
+ * it without a lock. A container does not own its children: the caller keeps
+ * them alive while they are in the list.
+ */
+typedef struct crg_container crg_container;
+
+/** Creates a container whose table is made with `options`. Returns 0, EINVAL or ENOMEM. */
+int crg_container_create(crg_container *CRG_NULLABLE *CRG_NULLABLE out, const crg_options *CRG_NULLABLE options);
+
+/** Destroys a container and its table (see crg_destroy). NULL is ignored. */
+void crg_container_destroy(crg_container *CRG_NULLABLE c);
+
+/** The container's own table. */
+crg_table *CRG_NONNULL crg_container_table(crg_container *CRG_NONNULL c);
+
+/**
+ * Appends `child` to the children, holding the table's mutex. Returns 0,
+ * EINVAL, ENOMEM, or ELOOP when `child` is `c` or has `c` among its
+ * descendants (lookups would never end); on an error nothing changed.
+ */
+int crg_container_add_child_locked(crg_container *CRG_NULLABLE c, crg_container *CRG_NULLABLE child);
+
+/**
+ * Looks `key` up in `c`'s table, then in each child in the order added, depth
+ * first, under crg_find's rules (a read section, or the mutex). On success
+ * stores the value in *value. Returns 0, ENOENT or EINVAL.
+ */
+int crg_container_find(crg_container *CRG_NULLABLE c, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+
+CRG_EXTERN_C_END
+
+#endif /* CRG_TABLE_H */

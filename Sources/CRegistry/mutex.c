@@ -1,0 +1,167 @@
+/*
+ * The writers' recursive mutex and its conditions. See include/crg_mutex.h.
+ */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE
+#endif
+#include "crg_mutex.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/* The fields every lock and unlock writes (owner, depth, the pthread mutex)
+ * share one cache line: the struct is allocated 64-byte aligned, so under
+ * contention one line moves between cores rather than two. */
+struct crg_mutex {
+    pthread_mutex_t mutex;
+    /* The holder's identity (the address of a thread-local), or NULL. Written
+     * by the holder with the pthread mutex held, read by anyone (atomically):
+     * by the holder to recognise recursion, by others to decide whether to
+     * spin or to try. */
+    const void *owner;
+    unsigned depth; /* the holder's recursion depth; the holder's alone */
+    size_t references;
+};
+
+struct crg_condition {
+    pthread_cond_t condition;
+};
+
+/* One byte per thread whose address identifies the thread. */
+static CRG_THREAD_LOCAL char crg_thread_identity;
+
+static inline const void *crg_self(void) {
+    return &crg_thread_identity;
+}
+
+crg_mutex *crg_mutex_create(void) {
+    void *memory = NULL;
+    if (posix_memalign(&memory, 64, sizeof(crg_mutex)) != 0) {
+        return NULL;
+    }
+    crg_mutex *m = memory;
+    if (pthread_mutex_init(&m->mutex, NULL) != 0) {
+        free(m);
+        return NULL;
+    }
+    m->owner = NULL;
+    m->depth = 0;
+    m->references = 1;
+    return m;
+}
+
+crg_mutex *crg_mutex_retain(crg_mutex *m) {
+    if (m != NULL) {
+        __atomic_add_fetch(&m->references, 1, __ATOMIC_RELAXED);
+    }
+    return m;
+}
+
+void crg_mutex_release(crg_mutex *m) {
+    if (m != NULL && __atomic_sub_fetch(&m->references, 1, __ATOMIC_ACQ_REL) == 0) {
+        pthread_mutex_destroy(&m->mutex);
+        free(m);
+    }
+}
+
+static inline void crg_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* How many times a contended lock watches the owner before the thread sleeps
+ * in pthread_mutex_lock. The sections guarded are short, so a brief spin
+ * usually wins the lock without a futex round trip. */
+enum { CRG_SPINS = 100 };
+
+static inline void crg_mutex_acquired(crg_mutex *m, const void *self) {
+    __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
+    m->depth = 1;
+}
+
+void crg_mutex_lock(crg_mutex *m) {
+    const void *self = crg_self();
+    const void *owner = __atomic_load_n(&m->owner, __ATOMIC_RELAXED);
+    if (owner == self) {
+        /* Only this thread writes owner = self, so seeing it means we hold it. */
+        m->depth++;
+        return;
+    }
+    if (CRG_LIKELY(owner == NULL) && pthread_mutex_trylock(&m->mutex) == 0) {
+        crg_mutex_acquired(m, self);
+        return;
+    }
+    /* Test and test-and-set: read until the lock looks free, then try. */
+    for (int i = 0; i < CRG_SPINS; i++) {
+        crg_cpu_relax();
+        if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) == NULL && pthread_mutex_trylock(&m->mutex) == 0) {
+            crg_mutex_acquired(m, self);
+            return;
+        }
+    }
+    pthread_mutex_lock(&m->mutex);
+    crg_mutex_acquired(m, self);
+}
+
+bool crg_mutex_trylock(crg_mutex *m) {
+    const void *self = crg_self();
+    if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) == self) {
+        m->depth++;
+        return true;
+    }
+    if (pthread_mutex_trylock(&m->mutex) == 0) {
+        crg_mutex_acquired(m, self);
+        return true;
+    }
+    return false;
+}
+
+void crg_mutex_unlock(crg_mutex *m) {
+    if (--m->depth == 0) {
+        __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
+        pthread_mutex_unlock(&m->mutex);
+    }
+}
+
+bool crg_mutex_held(crg_mutex *m) {
+    return __atomic_load_n(&m->owner, __ATOMIC_RELAXED) == crg_self();
+}
+
+crg_condition *crg_condition_create(void) {
+    crg_condition *c = malloc(sizeof *c);
+    if (c == NULL) {
+        return NULL;
+    }
+    if (pthread_cond_init(&c->condition, NULL) != 0) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void crg_condition_destroy(crg_condition *c) {
+    if (c != NULL) {
+        pthread_cond_destroy(&c->condition);
+        free(c);
+    }
+}
+
+int crg_condition_wait(crg_condition *c, crg_mutex *m) {
+    const void *self = crg_self();
+    if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != self || m->depth != 1) {
+        return EDEADLK;
+    }
+    m->depth = 0;
+    __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
+    pthread_cond_wait(&c->condition, &m->mutex);
+    crg_mutex_acquired(m, self);
+    return 0;
+}
+
+void crg_condition_broadcast(crg_condition *c) {
+    pthread_cond_broadcast(&c->condition);
+}

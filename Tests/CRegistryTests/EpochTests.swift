@@ -1,0 +1,186 @@
+import CRegistry
+import ResolverTestSupport
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+
+/// Read sections and deferred release (crg_epoch.h). Other suites may run
+/// read sections on other threads at the same time, which can only delay a
+/// release: so "not released yet" is checked at once, and "released" by
+/// collecting until it happens (with a deadline that turns a hang into a
+/// failure).
+@Suite struct EpochTests {
+    /// Records releases, in order, from the C callback.
+    final class Releases: @unchecked Sendable {
+        private let lock = Mutex<[Int]>([])
+        var order: [Int] { lock.withLock { $0 } }
+        func add(_ value: Int) { lock.withLock { $0.append(value) } }
+        func contains(_ value: Int) -> Bool { order.contains(value) }
+        var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    }
+
+    static let record: crg_release_fn = { object, context in
+        Unmanaged<Releases>.fromOpaque(context!).takeUnretainedValue().add(Int(bitPattern: object))
+    }
+
+    /// Collects until `condition` holds, for at most ten seconds.
+    func collect(until condition: () -> Bool) -> Bool {
+        for _ in 0..<10_000 {
+            _ = crg_collect()
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
+    }
+
+    /// A thread parked inside a read section until told to leave it.
+    final class Reader: @unchecked Sendable {
+        let inside = Atomic<Bool>(false)
+        let leave = Atomic<Bool>(false)
+        let left = Atomic<Bool>(false)
+        var thread = pthread_t()
+
+        /// Starts the thread and returns once it is inside its section.
+        /// `exitInside`: the thread ends without leaving the section.
+        init(exitInside: Bool = false) {
+            exitsInside = exitInside
+            let me = Unmanaged.passRetained(self).toOpaque()
+            let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
+                let reader = Unmanaged<Reader>.fromOpaque(raw!).takeRetainedValue()
+                crg_read_begin()
+                reader.inside.store(true, ordering: .releasing)
+                while !reader.leave.load(ordering: .acquiring) { usleep(100) }
+                if !reader.exitsInside { crg_read_end() }
+                reader.left.store(true, ordering: .releasing)
+                return nil
+            }
+            #if canImport(Darwin)
+            var handle: pthread_t?
+            precondition(pthread_create(&handle, nil, body, me) == 0)
+            thread = handle!
+            #else
+            precondition(pthread_create(&thread, nil, body, me) == 0)
+            #endif
+            while !inside.load(ordering: .acquiring) { usleep(100) }
+        }
+        let exitsInside: Bool
+
+        func finish() {
+            leave.store(true, ordering: .releasing)
+            pthread_join(thread, nil)
+        }
+    }
+
+    @Test func aRetiredObjectWaitsForSectionsOpenAtRetirement() {
+        let releases = Releases()
+        let reader = Reader()
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 1)!, Self.record, releases.context) == 0)
+        for _ in 0..<5 { _ = crg_collect() }
+        #expect(!releases.contains(1), "released while a section open at retirement was still open")
+        reader.finish()
+        #expect(collect { releases.contains(1) })
+    }
+
+    /// With no section open, the next collection releases what was retired:
+    /// a write in a single-threaded program releases what it dropped before
+    /// it returns. (A section opened after the retirement, while the epoch has
+    /// not moved on, may delay the release until that section ends.)
+    @Test func withNoSectionOpenTheNextCollectionReleases() {
+        let releases = Releases()
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 2)!, Self.record, releases.context) == 0)
+        #expect(collect { releases.contains(2) })
+        let reader = Reader()
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 5)!, Self.record, releases.context) == 0)
+        reader.finish()
+        #expect(collect { releases.contains(5) })
+    }
+
+    @Test func sectionsNestAndOnlyTheOutermostCounts() {
+        let releases = Releases()
+        #expect(!crg_read_active())
+        crg_read_begin()
+        crg_read_begin()
+        #expect(crg_read_active())
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 3)!, Self.record, releases.context) == 0)
+        crg_read_end()
+        #expect(crg_read_active(), "still inside the outer section")
+        for _ in 0..<5 { _ = crg_collect() }
+        #expect(!releases.contains(3), "released while this thread's outer section was open")
+        crg_read_end()
+        #expect(!crg_read_active())
+        #expect(collect { releases.contains(3) })
+    }
+
+    @Test func aThreadThatExitsInsideASectionLeavesIt() {
+        let releases = Releases()
+        let reader = Reader(exitInside: true)
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 4)!, Self.record, releases.context) == 0)
+        reader.finish()
+        #expect(collect { releases.contains(4) })
+    }
+
+    /// Releases run in retirement order, with no lock of the library held: a
+    /// release may retire more (taking the epoch mutex), which is released by
+    /// the same collection once due.
+    @Test func releasesRunInOrderAndMayRetireMore() {
+        final class Chain: @unchecked Sendable {
+            let releases = Releases()
+        }
+        let chain = Chain()
+        let retireNext: crg_release_fn = { object, context in
+            let chain = Unmanaged<Chain>.fromOpaque(context!).takeUnretainedValue()
+            let value = Int(bitPattern: object)
+            chain.releases.add(value)
+            if value < 13 {
+                precondition(crg_retire(UnsafeMutableRawPointer(bitPattern: value + 1)!, EpochTests.record,
+                                        chain.releases.context) == 0)
+            }
+        }
+        let context = Unmanaged.passUnretained(chain).toOpaque()
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 10)!, retireNext, context) == 0)
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 11)!, retireNext, context) == 0)
+        #expect(collect { chain.releases.contains(12) && chain.releases.contains(11) })
+        let order = chain.releases.order
+        #expect(order.firstIndex(of: 10)! < order.firstIndex(of: 11)!)
+        #expect(collect { chain.releases.order.filter { $0 == 11 }.count == 2 && chain.releases.contains(12) })
+    }
+
+    /// A thread's local object is released when the thread replaces it, when
+    /// a writer takes every thread's away, and when the thread exits.
+    @Test func localObjectsAreTakenAwayAndReleased() {
+        let releases = Releases()
+        let record: crg_release_fn = { object, _ in
+            Unmanaged<Releases>.fromOpaque(localContext!).takeUnretainedValue().add(Int(bitPattern: object))
+        }
+        localContext = releases.context
+        defer { localContext = nil }
+        crg_read_begin()
+        crg_reader_set_local(UnsafeMutableRawPointer(bitPattern: 21)!, record)
+        #expect(crg_reader_local() == UnsafeMutableRawPointer(bitPattern: 21))
+        crg_reader_set_local(UnsafeMutableRawPointer(bitPattern: 22)!, record)
+        #expect(crg_reader_local() == UnsafeMutableRawPointer(bitPattern: 22))
+        crg_read_end()
+        #expect(collect { releases.contains(21) })
+        #expect(!releases.contains(22))
+        #expect(crg_readers_clear_locals() == 0)
+        crg_read_begin()
+        #expect(crg_reader_local() == nil)
+        crg_read_end()
+        #expect(collect { releases.contains(22) })
+
+        runOnThreads(1) { _ in
+            crg_read_begin()
+            crg_reader_set_local(UnsafeMutableRawPointer(bitPattern: 23)!, record)
+            crg_read_end()
+        }
+        #expect(collect { releases.contains(23) }, "released when its thread exited")
+    }
+}
+
+/// The context of the local-object test's release function (a C function
+/// pointer captures nothing).
+nonisolated(unsafe) private var localContext: UnsafeMutableRawPointer?
