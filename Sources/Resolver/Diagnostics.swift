@@ -10,12 +10,12 @@ extension Resolver {
     @usableFromInline
     @inline(never)
     static func notResolved<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver?) -> Never {
-        resolverFailure(notResolvedMessage(Service.self, name: name, in: container ?? root))
+        resolverFailure(notResolvedMessage(Service.self, name: name, in: container ?? Resolver.root))
     }
 
     static func notResolvedMessage<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver) -> String {
         var lines = ["RESOLVER: '\(Service.self):\(name?.rawValue ?? "NONAME")' not resolved. To disambiguate optionals use resolver.optional()."]
-        let registered = Registry.shared.withLock { container.registeredNamesLocked(of: Service.self) }
+        let registered = registry.withLock { container.registeredNamesLocked(of: Service.self) }
 
         if registered.contains(name) {
             lines.append("A registration for '\(describe(Service.self, name))' exists, but its factory returned nil.")
@@ -29,14 +29,14 @@ extension Resolver {
             }
         }
 
-        let optionalNames = Registry.shared.withLock { container.registeredNamesLocked(of: Service?.self) }
+        let optionalNames = registry.withLock { container.registeredNamesLocked(of: Service?.self) }
         if !optionalNames.isEmpty {
             let which = optionalNames.contains(name) ? "with this name" : "under other names"
             lines.append("'\(Service?.self)' is registered \(which): an optional is a different type; register '\(Service.self)' itself, or resolve '\(Service?.self)'.")
         }
         if let optional = Service.self as? any ResolverOptionalType.Type {
             let wrapped = optional.wrappedType
-            let wrappedNames = Registry.shared.withLock { container.registeredNamesLocked(ofTypeID: typeID(wrapped)) }
+            let wrappedNames = registry.withLock { container.registeredNamesLocked(ofTypeID: typeID(wrapped)) }
             if !wrappedNames.isEmpty {
                 lines.append("'\(wrapped)' is registered: to get an optional, call optional() instead of resolving '\(Service.self)'.")
             }
@@ -66,7 +66,7 @@ extension Resolver {
     func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
         var keys: [(typeID: UInt64, name: Resolver.Name?)] = []
         withUnsafeMutablePointer(to: &keys) { list in
-            _ = crg_iterate_locked(table, { entry, context in
+            _ = crg_iterate_locked(crg_container_table(storage), { entry, context in
                 let entry = entry.pointee
                 let name = entry.has_name
                     ? Resolver.Name(String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self))
@@ -75,7 +75,7 @@ extension Resolver {
                 return 0
             }, list)
         }
-        for child in childContainers {
+        for child in children {
             keys += child.registeredKeysLocked()
         }
         return keys

@@ -1,3 +1,5 @@
+import CRegistry
+
 /// Resolves its service when the enclosing value is initialised, from the
 /// given container or else `Resolver.root`.
 ///
@@ -73,12 +75,16 @@ extension OptionalInjected: Sendable where Service: Sendable {}
 ///
 /// `$service.isEmpty` tells whether it holds a service; `$service.release()`
 /// drops it, so that the next read resolves again; assigning a value counts as
-/// resolved. Reads and writes are serialised by the registry mutex, which is
-/// not held while resolving: two threads reading it for the first time at once
-/// may both resolve, and the first to finish is kept.
+/// resolved.
+///
+/// Safe to read from several threads at once: the instance lives in a small
+/// reference box, read without a lock and without writing anything shared
+/// (the getter does not mutate the wrapper). Two threads reading it for the
+/// first time at the same moment may both resolve; the first to finish is
+/// kept, and both get it. Copies of the wrapper (`$service`) share the box.
 @propertyWrapper
 public struct LazyInjected<Service> {
-    private var service: Service?
+    @usableFromInline let box = LazyBox()
     /// The container to resolve from; nil means `Resolver.root`.
     public var container: Resolver?
     /// The name to resolve.
@@ -97,32 +103,21 @@ public struct LazyInjected<Service> {
 
     /// Whether no service is held (not yet resolved, or released).
     public var isEmpty: Bool {
-        Registry.shared.withLock { service == nil }
+        box.isEmpty
     }
 
     /// The service, resolved on first read.
     public var wrappedValue: Service {
-        mutating get {
-            let registry = Registry.shared
-            registry.lock()
-            if let service {
-                registry.unlock()
+        get {
+            if let service = box.value(as: Service.self) {
                 return service
             }
-            let (container, name, args) = (self.container, self.name, self.args)
-            registry.unlock()
             let resolved = container?.resolve(Service.self, name: name, args: args)
                 ?? Resolver.resolve(Service.self, name: name, args: args)
-            registry.lock()
-            defer { registry.unlock() }
-            if let service {
-                return service
-            }
-            service = resolved
-            return resolved
+            return box.keepFirst(resolved)
         }
-        mutating set {
-            Registry.shared.withLock { service = newValue }
+        nonmutating set {
+            box.replace(with: ValueStorage.retainedPointer(newValue))
         }
     }
 
@@ -133,17 +128,20 @@ public struct LazyInjected<Service> {
     }
 
     /// Drops the service; the next read resolves again.
-    public mutating func release() {
-        Registry.shared.withLock { service = nil }
+    public func release() {
+        box.replace(with: nil)
     }
 }
 
 /// As `LazyInjected`, but holds the instance weakly: once nothing else
 /// references it, the property reads nil.
+///
+/// The first read resolves and returns the resolved instance, even one that
+/// nothing else holds (a `.unique` service, say); later reads return what the
+/// weak reference still holds.
 @propertyWrapper
 public struct WeakLazyInjected<Service> {
-    private var initialize = true
-    private weak var service: AnyObject?
+    @usableFromInline let box = LazyBox()
     /// The container to resolve from; nil means `Resolver.root`.
     public var container: Resolver?
     /// The name to resolve.
@@ -162,36 +160,23 @@ public struct WeakLazyInjected<Service> {
 
     /// Whether no live instance is held.
     public var isEmpty: Bool {
-        Registry.shared.withLock { service == nil }
+        box.weakObject(as: Service.self).object == nil
     }
 
     /// The service, resolved on first read; nil once it has been released.
     public var wrappedValue: Service? {
-        mutating get {
-            let registry = Registry.shared
-            registry.lock()
-            if !initialize {
-                let service = self.service
-                registry.unlock()
-                return service as? Service
+        get {
+            let (resolved, object) = box.weakObject(as: Service.self)
+            if resolved {
+                return object
             }
-            let (container, name, args) = (self.container, self.name, self.args)
-            registry.unlock()
-            let resolved = container?.resolve(Service.self, name: name, args: args)
+            let service = container?.resolve(Service.self, name: name, args: args)
                 ?? Resolver.resolve(Service.self, name: name, args: args)
-            registry.lock()
-            defer { registry.unlock() }
-            if initialize {
-                initialize = false
-                service = resolved as AnyObject
-            }
-            return service as? Service
+            box.keepFirstWeakly(service)
+            return service
         }
-        mutating set {
-            Registry.shared.withLock {
-                initialize = false
-                service = newValue.map { $0 as AnyObject }
-            }
+        nonmutating set {
+            box.replace(with: Unmanaged.passRetained(WeakBox(newValue.map { $0 as AnyObject })).toOpaque())
         }
     }
 
@@ -202,7 +187,85 @@ public struct WeakLazyInjected<Service> {
     }
 
     /// Drops the reference; reads return nil afterwards.
-    public mutating func release() {
-        Registry.shared.withLock { service = nil }
+    public func release() {
+        box.replace(with: Unmanaged.passRetained(WeakBox(nil)).toOpaque())
+    }
+}
+
+/// The state of a `LazyInjected` or `WeakLazyInjected`: one atomic cell with
+/// an owned pointer (the instance as `ValueStorage` keeps it, or a `WeakBox`),
+/// or nil while nothing was resolved. Reads load it inside a read section;
+/// the first resolve installs with a compare-and-swap, and replacing retires
+/// the old pointer, so a reader that has just loaded it can still use it.
+@usableFromInline
+final class LazyBox: @unchecked Sendable {
+    @usableFromInline let cell: UnsafeMutablePointer<crg_cell>
+
+    @usableFromInline
+    init() {
+        cell = makeCells(1)
+    }
+
+    deinit {
+        // Nobody else can be reading a box that is being destroyed.
+        if let pointer = crg_cell_load(cell) {
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        crg_cells_destroy(cell)
+    }
+
+    var isEmpty: Bool {
+        crg_cell_load(cell) == nil
+    }
+
+    /// The instance held, if any (`LazyInjected`).
+    @inlinable
+    func value<Service>(as type: Service.Type) -> Service? {
+        crg_read_begin()
+        defer { crg_read_end() }
+        guard let pointer = crg_cell_load(cell) else {
+            return nil
+        }
+        return ValueStorage.value(at: pointer, as: Service.self)
+    }
+
+    /// Keeps `service` unless another thread kept one first; returns the one kept.
+    @usableFromInline
+    func keepFirst<Service>(_ service: Service) -> Service {
+        let pointer = ValueStorage.retainedPointer(service)
+        if crg_cell_compare_exchange(cell, nil, pointer) {
+            return service
+        }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        return value(as: Service.self) ?? service
+    }
+
+    /// Whether a resolve happened, and the live object held weakly (`WeakLazyInjected`).
+    @usableFromInline
+    func weakObject<Service>(as type: Service.Type) -> (resolved: Bool, object: Service?) {
+        crg_read_begin()
+        defer { crg_read_end() }
+        guard let pointer = crg_cell_load(cell) else {
+            return (false, nil)
+        }
+        return (true, WeakBox.object(pointer) as? Service)
+    }
+
+    /// Keeps `service` weakly unless another thread kept one first.
+    @usableFromInline
+    func keepFirstWeakly<Service>(_ service: Service) {
+        let pointer = Unmanaged.passRetained(WeakBox(service as AnyObject)).toOpaque()
+        if !crg_cell_compare_exchange(cell, nil, pointer) {
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+    }
+
+    /// Stores `pointer` (owned), retiring what the box held.
+    @usableFromInline
+    func replace(with pointer: UnsafeMutableRawPointer?) {
+        if let old = crg_cell_exchange(cell, pointer) {
+            retire(retained: old)
+            collectRetired()
+        }
     }
 }

@@ -1,60 +1,51 @@
 import CRegistry
 
-/// The process-wide state behind the static API.
+/// The process-wide state behind the static API (DESIGN.md).
 ///
-/// One recursive mutex, `mutex`, guards everything shared: the fields below,
-/// every container's C table and child list, every scope cache, and every
-/// registration's factory and scope. Container tables and scope tables are
-/// created on this same mutex, so a resolve does its whole lookup (root,
-/// registration, scope, cached instance) under a single lock/unlock pair.
+/// Writers hold `mutex`, one recursive pthread mutex shared by every
+/// container's and scope's table: registering, resets, changing `root`,
+/// `main`, `defaultScope` or `decorate`, adding children, storing a cached
+/// instance. It is held for table operations only, never while user code runs.
 ///
-/// The mutex is held only for those table operations, never while user code
-/// runs (factories, `resolveProperties` blocks, `registerAllServices`,
-/// deinits of released instances): a factory may wait for another thread
-/// that resolves in turn without deadlocking.
+/// Readers take no lock. What a resolve needs of this object is published in
+/// process-wide cells (`Published`) with release stores (under the mutex) and
+/// read with acquire loads, inside a read section: `root` (unretained: the
+/// `root` field owns it, and a replaced root is retired, not released),
+/// `decorate`, and whether registration is done.
 @usableFromInline
 final class Registry: @unchecked Sendable {
-    /// The registry. Code on the resolve path uses `registryReference`
-    /// instead, which reaches it without reference counting.
-    @usableFromInline static var shared: Registry {
-        registryReference.takeUnretainedValue()
-    }
-
     @usableFromInline let mutex: OpaquePointer
 
-    // Every field below is guarded by `mutex`, so dynamic exclusivity checks
-    // would only repeat what the mutex already ensures.
-
-    /// `registerAllServices` has yet to run (again, after `reset()`).
-    @exclusivity(unchecked) @usableFromInline var registrationPending = true
-    /// The thread running `registerAllServices`, while it runs.
-    @exclusivity(unchecked) var registrationRunner: ResolutionContext?
-
-    @exclusivity(unchecked) @usableFromInline var main: Resolver
-    @exclusivity(unchecked) var root: Resolver {
-        didSet { rootReference = Unmanaged.passUnretained(root) }
-    }
-    /// `root` without ownership, so the resolve path reads it without
-    /// reference counting; valid while the mutex is held.
-    @exclusivity(unchecked) @usableFromInline var rootReference: Unmanaged<Resolver>
-    /// nil means `.graph`; kept lazy so that creating the registry does not
-    /// create the scopes.
-    @exclusivity(unchecked) @usableFromInline var defaultScope: ResolverScope?
-    @exclusivity(unchecked) @usableFromInline var decorate: ((_ service: Any) -> Void)?
-    @exclusivity(unchecked) var registerServices: (() -> Void)?
+    // Guarded by `mutex`.
+    @usableFromInline private(set) var main: Resolver
+    private(set) var root: Resolver
+    /// nil means `.graph` (read when registering).
+    @usableFromInline var defaultScope: ResolverScope?
+    private(set) var decorate: DecorateBox?
+    var registerServices: (() -> Void)?
     /// Receives every failure message before the program stops (tests).
-    @exclusivity(unchecked) var failureHook: ((String) -> Void)?
+    var failureHook: ((String) -> Void)?
+
+    /// Registration generations: `reset()` bumps `wantedGeneration`; a run of
+    /// `registerAllServices` completes only the generation it started for.
+    private var wantedGeneration: UInt64 = 1
+    private var completedGeneration: UInt64 = 0
+    /// The thread running `registerAllServices`, while it runs.
+    private var registrationRunner: ResolutionContext?
+    /// Signalled when a run of `registerAllServices` ends.
+    private let registrationEnded: OpaquePointer
 
     fileprivate init() {
         guard let mutex = crg_mutex_create() else {
             fatalError("RESOLVER: could not create the registry mutex")
         }
         self.mutex = mutex
-        let main = Resolver(mutex: mutex, allocator: nil)
+        registrationEnded = makeCondition()
+        let main = Resolver(mutex: mutex)
         self.main = main
         self.root = main
-        self.rootReference = Unmanaged.passUnretained(main)
-        self.registerServices = { Registry.shared.registerServicesIfPending() }
+        crg_cell_store(Published.root, Unmanaged.passUnretained(main).toOpaque())
+        registerServices = { registry.ensureRegistered() }
     }
 
     @inlinable
@@ -74,50 +65,73 @@ final class Registry: @unchecked Sendable {
         return try body()
     }
 
-    /// Sets `field` of `object`, a field the mutex guards. The value it
-    /// replaces is released after unlocking: releasing can run deinits (a
-    /// scope's cached instances, whatever a closure captured), and user code
-    /// must not run inside the registry.
-    func set<Root: AnyObject, Value>(_ field: ReferenceWritableKeyPath<Root, Value>, of object: Root, to value: Value) {
-        let previous = withLock { () -> Value in
-            let previous = object[keyPath: field]
-            object[keyPath: field] = value
-            return previous
+    /// Runs `body` under the mutex, then releases whatever it retired (with
+    /// the mutex unlocked: releases run deinits).
+    func write<Result>(_ body: () throws -> Result) rethrows -> Result {
+        defer { collectRetired() }
+        return try withLock(body)
+    }
+
+    // MARK: - Published state
+
+    /// Makes `container` the root. The mutex must be held; the registry's
+    /// reference to the old root is retired.
+    func setRootLocked(_ container: Resolver) {
+        guard container !== root else { return }
+        retire(root)
+        root = container
+        crg_cell_store(Published.root, Unmanaged.passUnretained(container).toOpaque())
+        // Threads' snapshots of the old root would keep it alive.
+        _ = crg_readers_clear_locals()
+    }
+
+    /// Makes `container` the container static registrations go to. The mutex
+    /// must be held.
+    func setMainLocked(_ container: Resolver) {
+        guard container !== main else { return }
+        retire(main)
+        main = container
+    }
+
+    func setDecorate(_ decorate: ((_ service: Any) -> Void)?) {
+        write {
+            if let old = self.decorate {
+                retire(old)
+            }
+            let box = decorate.map(DecorateBox.init)
+            self.decorate = box
+            // Called in DEBUG builds only, as by the original: the check is in
+            // the library (built in the app's configuration by SwiftPM), not in
+            // inlinable code, so every resolve path agrees.
+            #if DEBUG
+            crg_cell_store(Published.decorate, box.map { Unmanaged.passUnretained($0).toOpaque() })
+            #endif
         }
-        withExtendedLifetime(previous) {}
     }
 
-    /// Sets one of the registry's own fields (see `set(_:of:to:)`).
-    func set<Value>(_ field: ReferenceWritableKeyPath<Registry, Value>, to value: Value) {
-        set(field, of: self, to: value)
-    }
+    // MARK: - registerAllServices
 
-    /// Waits on the mutex's condition variable. The mutex must be held once.
-    func wait(for what: @autoclosure () -> String) {
-        if crg_mutex_wait(mutex) != 0 {
-            resolverFailure("RESOLVER: cannot wait for \(what()) while this thread is already inside the registry (resolving from a deinit of an instance the registry released?).")
-        }
-    }
-
-    func broadcast() {
-        crg_mutex_broadcast(mutex)
-    }
-
-    /// Runs `registerAllServices` if it is pending. Called, and returns, with
-    /// the mutex held once. Other threads wait until it has run; resolves made
-    /// by the running thread from inside it go ahead.
+    /// Runs `registerAllServices` for the current generation if it has not
+    /// run, or waits for the thread running it. A thread resolving from inside
+    /// `registerAllServices` goes ahead. Call with the mutex not held, outside
+    /// a read section (it may wait).
     @usableFromInline
     @inline(never)
-    func runPendingRegistration() {
+    func ensureRegistered() {
         let me = ResolutionContext.current
-        while registrationPending {
+        lock()
+        while completedGeneration != wantedGeneration {
             if let runner = registrationRunner {
                 if runner === me {
-                    return
+                    break
                 }
-                wait(for: "registerAllServices() on another thread")
+                if crg_condition_wait(registrationEnded, mutex) != 0 {
+                    unlock()
+                    resolverFailure("RESOLVER: cannot wait for registerAllServices() on another thread while this thread is inside the registry.")
+                }
                 continue
             }
+            let generation = wantedGeneration
             registrationRunner = me
             unlock()
             if let registering = Resolver.self as Any.Type as? ResolverRegistering.Type {
@@ -125,18 +139,34 @@ final class Registry: @unchecked Sendable {
             }
             lock()
             registrationRunner = nil
-            registrationPending = false
-            broadcast()
+            if wantedGeneration == generation {
+                completedGeneration = generation
+                crg_word_store(Published.registered, 1)
+            }
+            crg_condition_broadcast(registrationEnded)
+        }
+        unlock()
+        collectRetired()
+    }
+
+    /// `Resolver.reset()`: a new, empty `main` that is also `root`, the
+    /// `.application`, `.cached` and `.shared` caches emptied, and a new
+    /// registration generation (the gate closes before the new root is
+    /// published, so no resolve sees the new root unregistered).
+    func reset() {
+        write {
+            wantedGeneration += 1
+            crg_word_store(Published.registered, 0)
+            let main = Resolver(mutex: mutex)
+            setMainLocked(main)
+            setRootLocked(main)
+            ResolverScope.application.resetLocked()
+            ResolverScope.cached.resetLocked()
+            ResolverScope.shared.resetLocked()
         }
     }
 
-    func registerServicesIfPending() {
-        withLock {
-            if registrationPending {
-                runPendingRegistration()
-            }
-        }
-    }
+    // MARK: - Failures
 
     /// Reports that registering `type` under `name` ran out of memory in the
     /// C table (which is left as it was).
@@ -156,14 +186,50 @@ final class Registry: @unchecked Sendable {
     }
 }
 
-/// The one registry, never released, as a reference-count-free handle.
+/// The one registry, never released.
 @usableFromInline
-let registryReference = Unmanaged.passRetained(Registry())
+let registry = Registry()
+
+/// What every resolve reads first, in process-wide cells (`crg_global_cell`,
+/// static storage: no pointer to load, no initialization check). All zero
+/// until the registry is made.
+@usableFromInline
+enum Published {
+    /// The root container, unretained (`Registry.root` owns it); nil before
+    /// the registry exists.
+    @inlinable static var root: UnsafeMutablePointer<crg_cell> { crg_global_cell(0) }
+    /// The `DecorateBox` to call, unretained (`Registry.decorate` owns it), or
+    /// nil (always nil in release builds of the library).
+    @inlinable static var decorate: UnsafeMutablePointer<crg_cell> { crg_global_cell(1) }
+    /// 1 once `registerAllServices` has run for the current registration
+    /// generation; 0 while it has yet to (or before the registry exists).
+    @inlinable static var registered: UnsafeMutablePointer<crg_word> { crg_global_word(0) }
+    /// How many `Resolver.withRoot` calls are running.
+    @inlinable static var overrides: UnsafeMutablePointer<crg_word> { crg_global_word(1) }
+}
+
+/// The `decorate` closure, held by reference so a resolve can reach it
+/// through a published pointer.
+@usableFromInline
+final class DecorateBox: @unchecked Sendable {
+    @usableFromInline let decorate: (_ service: Any) -> Void
+
+    init(_ decorate: @escaping (_ service: Any) -> Void) {
+        self.decorate = decorate
+    }
+
+    /// Calls the decorator a published pointer holds. Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func call(_ raw: UnsafeMutableRawPointer, with service: Any) {
+        unowned(unsafe) let box = Unmanaged<DecorateBox>.fromOpaque(raw).takeUnretainedValue()
+        box.decorate(service)
+    }
+}
 
 /// Stops the program with `message`, after passing it to the failure hook.
 @usableFromInline
 func resolverFailure(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
-    let registry = Registry.shared
     registry.withLock { registry.failureHook }?(message)
     fatalError(message, file: file, line: line)
 }

@@ -6,10 +6,15 @@ import CRegistry
 // exact type, so what is found under it is known to be a
 // `ResolverRegistration<Service>`).
 //
-// One lock pair covers the whole lookup: the pending-registration check, the
-// root container, the registration (here or in a child), its scope and, for
-// caching scopes, the cached instance. A cached instance is returned without
-// allocating. Factories run after the lock is released.
+// It takes no lock (DESIGN.md). Everything runs inside one read section: the
+// registration gate, `root`, the registration (here or in a child), its scope,
+// a cached instance, and the factory. Shared objects reached through published
+// pointers (containers, registrations, scopes) are handled as raw pointers and
+// read one field at a time through `unowned(unsafe)` references, which take no
+// reference count: the read section keeps them alive. (A method call on such a
+// reference would retain it, writing a cache line every resolving thread
+// shares, so the path makes none.) The thread's own objects (its resolution
+// context, its snapshot of `root`) are ordinary references, passed down.
 
 /// The arguments of a resolve call on their way to a factory: a pointer to
 /// the caller's `args:` value, or nil when the call passed none (or passed
@@ -41,148 +46,245 @@ extension Resolver {
     /// registered or the factory returned nil.
     @inlinable
     static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, arguments: ArgumentsPointer) -> Service? {
-        registryReference._withUnsafeGuaranteedRef { registry in
-            let mutex = registry.mutex
-            crg_mutex_lock(mutex)
-            if _slowPath(registry.registrationPending) {
-                registry.runPendingRegistration()
-            }
-            #if DEBUG
-            let decorate = registry.decorate
-            #endif
-            // Under the lock, the container and the registration are read
-            // without reference counting: the mutex keeps them alive.
-            let resolverReference = container.map { Unmanaged.passUnretained($0) } ?? registry.rootReference
-            let service: Service? = withRegistryKey(Service.self, name) { key in
-                guard let raw = resolverReference._withUnsafeGuaranteedRef({ $0.registrationLocked(key) }) else {
-                    crg_mutex_unlock(mutex)
-                    return nil
-                }
-                let registrationReference = Unmanaged<ResolverRegistration<Service>>.fromOpaque(raw)
-                if let cached = registrationReference._withUnsafeGuaranteedRef({ $0.cachedLocked(key) }) {
-                    crg_mutex_unlock(mutex)
-                    return cached
-                }
-                return resolveUncached(mutex, registrationReference, resolverReference, isRoot: container == nil,
-                                       arguments, key)
-            }
-            #if DEBUG
-            if let decorate, let service {
-                decorate(service)
-            }
-            #endif
-            return service
+        withRegistryKey(Service.self, name) { key in
+            resolveService(key, in: container, arguments)
         }
     }
-}
 
-extension Resolver {
-    /// The rest of a resolve that found no cached instance, out of line so
-    /// that the cached path stays small. The registration is kept alive past
-    /// the unlock with a real reference, and root too (another thread may
-    /// replace it); a container the caller passed, the caller holds.
+    /// `resolveService` once the key is built.
     @inlinable
+    static func resolveService<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
+                                        _ arguments: ArgumentsPointer) -> Service? {
+        crg_read_begin()
+        // `root` before the registration flag: a reader that sees a root
+        // published by `reset()` also sees the flag that reset cleared.
+        let resolverRaw = container.map { Unmanaged.passUnretained($0).toOpaque() } ?? crg_cell_load(Published.root)
+        guard let resolverRaw, crg_word_load(Published.registered) != 0 else {
+            crg_read_end()
+            return resolveAfterRegistering(key, in: container, arguments)
+        }
+        var found: UnsafeMutableRawPointer?
+        guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
+            crg_read_end()
+            return nil
+        }
+        let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
+                                                                      given: container, arguments)
+        if let service, let decorate = crg_cell_load(Published.decorate) {
+            DecorateBox.call(decorate, with: service)
+        }
+        crg_read_end()
+        return service
+    }
+
+    /// The slow path while `registerAllServices` has yet to run (or before
+    /// the registry exists): run it (or wait for the thread running it), then
+    /// resolve. Resolves made from inside `registerAllServices` come here too.
+    @usableFromInline
     @inline(never)
-    static func resolveUncached<Service>(_ mutex: OpaquePointer,
-                                         _ registrationReference: Unmanaged<ResolverRegistration<Service>>,
-                                         _ resolverReference: Unmanaged<Resolver>, isRoot: Bool,
-                                         _ arguments: ArgumentsPointer, _ key: UnsafePointer<crg_key>) -> Service? {
-        let registration = registrationReference.takeUnretainedValue()
-        if !isRoot {
-            return registration.resolveLocked(mutex, resolverReference, arguments, key)
+    static func resolveAfterRegistering<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
+                                                 _ arguments: ArgumentsPointer) -> Service? {
+        registry.ensureRegistered()
+        let resolver = container ?? registry.withLock { registry.root }
+        crg_read_begin()
+        defer { crg_read_end() }
+        let resolverRaw = Unmanaged.passUnretained(resolver).toOpaque()
+        var found: UnsafeMutableRawPointer?
+        guard crg_container_find(resolver.storage, key, &found) == 0, let found else {
+            return nil
         }
-        let root = resolverReference.takeUnretainedValue()
-        return withExtendedLifetime(root) {
-            registration.resolveLocked(mutex, resolverReference, arguments, key)
-        }
+        return ResolverRegistration<Service>.resolve(found, key, resolverRaw, given: resolver, arguments)
+    }
+
+    /// The C container of the container at `raw` (read section).
+    @inlinable
+    @inline(__always)
+    static func storage(_ raw: UnsafeMutableRawPointer) -> OpaquePointer {
+        unowned(unsafe) let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
+        return resolver.storage
+    }
+
+    /// The cells of the container at `raw` (read section).
+    @inlinable
+    @inline(__always)
+    static func cells(_ raw: UnsafeMutableRawPointer) -> UnsafeMutablePointer<crg_cell> {
+        unowned(unsafe) let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
+        return resolver.cells
     }
 }
 
 extension ResolverRegistration {
-    /// The instance this registration's own scope has cached under `key`
-    /// (`.application`, `.cached`, custom caches and `.shared`), if any. The
-    /// mutex must be held.
+    /// Resolves the registration at `raw` through its scope. Call inside a
+    /// read section; `key` is the registration's key, `resolverRaw` the
+    /// container resolve was called on (`given`, when the caller holds it;
+    /// else `root`).
     @inlinable
     @inline(__always)
-    final func cachedLocked(_ key: UnsafePointer<crg_key>) -> Service? {
-        guard scopeFacts.kind.caches, let entry = cachedEntryLocked(key) else {
-            return nil
+    static func resolve(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
+                        _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        var scopeRaw = crg_cell_load(cells(raw) + scopeCell).unsafelyUnwrapped
+        if ResolverScope.kind(scopeRaw) == .container {
+            scopeRaw = crg_cell_load(Resolver.cells(resolverRaw) + Resolver.cacheCell)
+                ?? Resolver.makeCacheScope(resolverRaw)
         }
-        return ResolverScope.service(inEntry: entry, of: scopeFacts.kind, as: Service.self)
+        return resolve(raw, through: scopeRaw, key, resolverRaw, given: given, arguments)
     }
 
-    /// The entry for `key` in the scope's table: remembered from an earlier
-    /// lookup while the scope's generation is unchanged, else looked up (and
-    /// remembered). The mutex must be held.
+    /// Resolves the registration at `raw` through the scope at `scopeRaw`
+    /// (not `.container`, which the caller has replaced by the container's
+    /// cache). Call inside a read section.
     @inlinable
     @inline(__always)
-    final func cachedEntryLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
-        let generation = scopeFacts.generation.unsafelyUnwrapped.pointee
-        if let cachedEntry, cachedEntryGeneration == generation {
-            return cachedEntry
+    static func resolve(_ raw: UnsafeMutableRawPointer, through scopeRaw: UnsafeMutableRawPointer,
+                        _ key: UnsafeMutablePointer<crg_key>, _ resolverRaw: UnsafeMutableRawPointer,
+                        given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        let kind = ResolverScope.kind(scopeRaw)
+        switch kind {
+        case .cache, .shared:
+            var entry: UnsafeMutableRawPointer?
+            if crg_find(ResolverScope.table(scopeRaw), key, &entry) == 0,
+               let service = ResolverScope.service(inEntry: entry.unsafelyUnwrapped, of: kind, as: Service.self) {
+                return service
+            }
+            return buildOnce(raw, scopeRaw, key, resolverRaw, given: given, arguments)
+        case .unique:
+            return produce(raw, ResolutionContext.current, resolverRaw, given: given, arguments)
+        case .graph:
+            return produceInGraph(raw, ResolutionContext.current, resolverRaw, given: given, arguments)
+        case .container, .custom:
+            return resolveThroughCustomScope(raw, scopeRaw, resolverRaw, given: given, arguments)
         }
-        var raw: UnsafeMutableRawPointer?
-        guard crg_get_locked(scopeFacts.table.unsafelyUnwrapped, key, &raw) == 0 else {
-            return nil
-        }
-        cachedEntry = raw
-        cachedEntryGeneration = generation
-        return raw
     }
 
-    /// The graph scope's way to an instance: the one made earlier in this
-    /// thread's resolution, or a new one (`replacement` read under the
-    /// lock), remembered for the rest of the resolution.
+    /// The graph scope: the instance made earlier in this thread's resolution,
+    /// or a new one, remembered for the rest of it.
     @inlinable
-    final func resolveInGraph(_ replacement: Unmanaged<FactoryBox>?, _ resolver: Resolver, _ arguments: ArgumentsPointer,
-                              _ context: ResolutionContext) -> Service? {
-        if context.isResolving, let found = context.graphInstance(for: self, as: Service.self) {
+    @inline(__always)
+    static func produceInGraph(_ raw: UnsafeMutableRawPointer, _ context: ResolutionContext,
+                               _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?,
+                               _ arguments: ArgumentsPointer) -> Service? {
+        if context.isResolving, let found = context.graphInstance(of: raw, typeID: typeID(raw), as: Service.self) {
             return found
         }
-        let service = instantiate(replacement, resolver, arguments, context)
+        let service = produce(raw, context, resolverRaw, given: given, arguments)
         if context.isResolving, let service {
-            context.rememberGraphInstance(service, for: self)
+            context.rememberGraphInstance(service, of: raw, typeID: typeID(raw))
         }
         return service
     }
 
-    /// Resolves through the scope. Called with the registry mutex held once
-    /// and `key` being this registration's key; returns with the mutex
-    /// released. The caller keeps `resolverReference` alive.
+    /// Makes a new instance with the current factory, the registration on the
+    /// thread's resolution stack. A factory that takes the container gets the
+    /// one the caller holds or the thread's snapshot of `root`. Call inside a
+    /// read section.
     @inlinable
-    final func resolveLocked(_ mutex: OpaquePointer, _ resolverReference: Unmanaged<Resolver>, _ arguments: ArgumentsPointer,
-                       _ key: UnsafePointer<crg_key>) -> Service? {
-        switch scopeFacts.kind {
-        case .cache, .shared:
-            // The fast path has already looked in the cache.
-            return resolverReference._withUnsafeGuaranteedRef { scope.buildOnceLocked(self, $0, arguments, key) }
-        case .graph:
-            let replacement = self.replacement
-            crg_mutex_unlock(mutex)
-            return resolverReference._withUnsafeGuaranteedRef { resolver in
-                ResolutionContext.withCurrent { resolveInGraph(replacement, resolver, arguments, $0) }
-            }
-        case .unique:
-            let replacement = self.replacement
-            crg_mutex_unlock(mutex)
-            return resolverReference._withUnsafeGuaranteedRef { resolver in
-                ResolutionContext.withCurrent { instantiate(replacement, resolver, arguments, $0) }
-            }
-        case .container:
-            return resolverReference._withUnsafeGuaranteedRef { resolver in
-                let cache = resolver.cacheLocked
-                if cache.kind.caches {
-                    return cache.buildOnceLocked(self, resolver, arguments, key)
-                }
-                crg_mutex_unlock(mutex)
-                return cache.resolve(registration: self, resolver: resolver, args: arguments.value)
-            }
-        case .custom:
-            let scope = self.scope
-            crg_mutex_unlock(mutex)
-            return resolverReference._withUnsafeGuaranteedRef {
-                scope.resolve(registration: self, resolver: $0, args: arguments.value)
-            }
+    @inline(__always)
+    static func produce(_ raw: UnsafeMutableRawPointer, _ context: ResolutionContext,
+                        _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        if crg_cell_load(cells(raw) + replacementCell) == nil, case .plain(let factory) = factory(raw) {
+            context.enter(raw, withArguments: arguments != nil)
+            defer { context.leave() }
+            return factory()
         }
+        if let given {
+            return make(raw, context, given, arguments)
+        }
+        let snapshot = RootSnapshot.current(for: resolverRaw)
+        return make(raw, context, snapshot.root, arguments)
+    }
+
+    /// Runs the current factory of the registration at `raw` (the one
+    /// `update(factory:)` installed, or the registered one) with `resolver`,
+    /// on the resolution stack. Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func make(_ raw: UnsafeMutableRawPointer, _ context: ResolutionContext, _ resolver: Resolver,
+                     _ arguments: ArgumentsPointer) -> Service? {
+        context.enter(raw, withArguments: arguments != nil)
+        defer { context.leave() }
+        if let replacement = crg_cell_load(cells(raw) + replacementCell) {
+            return FactoryBox.factory(replacement)(resolver, arguments.value)
+        }
+        switch factory(raw) {
+        case .plain(let factory): return factory()
+        case .resolver(let factory): return factory(resolver)
+        case .arguments(let factory): return factory(resolver, Resolver.Args(arguments.value))
+        case .anyArguments(let factory): return factory(resolver, arguments.value)
+        }
+    }
+
+    /// A caching scope without the instance: build it once (slow path, with
+    /// real references).
+    @usableFromInline
+    @inline(never)
+    static func buildOnce(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer,
+                          _ key: UnsafeMutablePointer<crg_key>, _ resolverRaw: UnsafeMutableRawPointer,
+                          given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+        let scope = Unmanaged<ResolverScope>.fromOpaque(scopeRaw).takeUnretainedValue()
+        let resolver = given ?? Unmanaged<Resolver>.fromOpaque(resolverRaw).takeUnretainedValue()
+        return scope.buildOnce(registration, resolver, key, arguments)
+    }
+
+    /// A custom scope: call its `resolve(registration:resolver:args:)` with
+    /// real references (slow path).
+    @usableFromInline
+    @inline(never)
+    static func resolveThroughCustomScope(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer,
+                                          _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?,
+                                          _ arguments: ArgumentsPointer) -> Service? {
+        let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+        let scope = Unmanaged<ResolverScope>.fromOpaque(scopeRaw).takeUnretainedValue()
+        let resolver = given ?? Unmanaged<Resolver>.fromOpaque(resolverRaw).takeUnretainedValue()
+        return scope.resolve(registration: registration, resolver: resolver, args: arguments.value)
+    }
+
+    // Fields of the registration at `raw`, read without a reference count
+    // (read section).
+
+    @inlinable
+    @inline(__always)
+    static func cells(_ raw: UnsafeMutableRawPointer) -> UnsafeMutablePointer<crg_cell> {
+        unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+        return registration.cells
+    }
+
+    @inlinable
+    @inline(__always)
+    static func factory(_ raw: UnsafeMutableRawPointer) -> Factory {
+        unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+        return registration.factory
+    }
+
+    @inlinable
+    @inline(__always)
+    static func typeID(_ raw: UnsafeMutableRawPointer) -> UInt64 {
+        unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+        return registration.typeID
+    }
+
+    @inlinable
+    @inline(__always)
+    static func name(_ raw: UnsafeMutableRawPointer) -> Resolver.Name? {
+        unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+        return registration.name
+    }
+}
+
+extension ResolverScope {
+    // Fields of the scope at `raw`, read without a reference count (read section).
+
+    @inlinable
+    @inline(__always)
+    static func kind(_ raw: UnsafeMutableRawPointer) -> Kind {
+        unowned(unsafe) let scope = Unmanaged<ResolverScope>.fromOpaque(raw).takeUnretainedValue()
+        return scope.kind
+    }
+
+    @inlinable
+    @inline(__always)
+    static func table(_ raw: UnsafeMutableRawPointer) -> OpaquePointer {
+        unowned(unsafe) let scope = Unmanaged<ResolverScope>.fromOpaque(raw).takeUnretainedValue()
+        return scope.table.unsafelyUnwrapped
     }
 }

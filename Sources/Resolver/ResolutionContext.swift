@@ -1,3 +1,4 @@
+import CRegistry
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,19 +21,22 @@ import Darwin
 ///   resolution, so a dependency needed twice is made once. It belongs to this
 ///   thread, so two threads resolving at once never share graph instances. It
 ///   is emptied when the outermost factory returns.
-/// - `waitingFor`: the in-flight `.application`/`.cached` build this thread is
-///   waiting for, read by other threads (under the registry mutex) to detect
-///   cycles that cross threads.
+/// - `waitingFor`: the in-flight cached build this thread is waiting for, read
+///   by other threads (under the registry mutex) to detect cycles that cross
+///   threads.
 ///
-/// Only the owning thread touches `stack` and `graph`, so they need no lock
-/// and no dynamic exclusivity checks; `waitingFor` is guarded by the mutex.
-/// The stack is a plain buffer and graph entries hold their objects as
-/// manually retained references: this is the factory path of every resolve.
+/// Only the owning thread touches `stack` and `graph`, so they need no lock;
+/// `waitingFor` is guarded by the mutex. Stack entries are unretained: a
+/// registration on the stack is running inside this thread's read section,
+/// which keeps it alive.
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
-    /// `stackCount` registrations, outermost first, in a buffer of
-    /// `stackCapacity`.
-    @exclusivity(unchecked) @usableFromInline var stack: UnsafeMutablePointer<Unmanaged<_ResolverRegistrationBase>>
+    // Only the owning thread touches these (`waitingFor`: under the registry
+    // mutex), so dynamic exclusivity checks would only repeat what that
+    // ownership already ensures.
+
+    /// `stackCount` registrations, outermost first, in a buffer of `stackCapacity`.
+    @exclusivity(unchecked) @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>
     @exclusivity(unchecked) @usableFromInline var stackCount = 0
     @exclusivity(unchecked) @usableFromInline var stackCapacity = 16
     /// Each entry owns one reference to its object.
@@ -59,31 +63,27 @@ final class ResolutionContext: @unchecked Sendable {
         for entry in graph { entry.object.release() }
     }
 
-    /// The calling thread's context.
+    /// The calling thread's context, without reference counting: the
+    /// thread-local slot keeps it alive while the thread runs.
     @inlinable
-    static var current: ResolutionContext {
-        currentReference.takeUnretainedValue()
-    }
-
-    /// Calls `body` with the calling thread's context, without reference
-    /// counting: the thread-local slot keeps it alive while the thread runs.
-    @inlinable
-    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
-        currentReference._withUnsafeGuaranteedRef(body)
-    }
-
-    @inlinable
-    static var currentReference: Unmanaged<ResolutionContext> {
+    static var currentRaw: UnsafeMutableRawPointer {
         if let raw = pthread_getspecific(resolutionContextKey) {
-            return Unmanaged<ResolutionContext>.fromOpaque(raw)
+            return raw
         }
         return makeCurrent()
     }
 
+    /// The calling thread's context.
+    @inlinable
+    static var current: ResolutionContext {
+        Unmanaged<ResolutionContext>.fromOpaque(currentRaw).takeUnretainedValue()
+    }
+
     @usableFromInline
-    static func makeCurrent() -> Unmanaged<ResolutionContext> {
-        let context = Unmanaged.passRetained(ResolutionContext())
-        pthread_setspecific(resolutionContextKey, context.toOpaque())
+    @inline(never)
+    static func makeCurrent() -> UnsafeMutableRawPointer {
+        let context = Unmanaged.passRetained(ResolutionContext()).toOpaque()
+        pthread_setspecific(resolutionContextKey, context)
         return context
     }
 
@@ -93,27 +93,28 @@ final class ResolutionContext: @unchecked Sendable {
         stackCount > 0
     }
 
-    /// Pushes `registration`, stopping the program if it is already running
-    /// on this thread without arguments (a cycle) or the resolution has
-    /// become runaway deep.
+    /// Pushes the registration at `entry`, stopping the program if it is
+    /// already running on this thread without arguments (a cycle) or the
+    /// resolution has become runaway deep.
     @inlinable
-    func enter(_ registration: _ResolverRegistrationBase, withArguments: Bool) {
-        let entry = Unmanaged.passUnretained(registration).toOpaque()
+    @inline(__always)
+    func enter(_ entry: UnsafeMutableRawPointer, withArguments: Bool) {
         if !withArguments {
-            for index in 0..<stackCount where stack[index].toOpaque() == entry {
-                reportCycle(closingWith: registration)
+            for index in 0..<stackCount where stack[index] == entry {
+                reportCycle(closingWith: entry)
             }
         }
-        if _slowPath(stackCount == stackCapacity) {
-            growStack(for: registration)
+        if stackCount == stackCapacity {
+            growStack(for: entry)
         }
-        stack[stackCount] = Unmanaged.passUnretained(registration)
+        stack[stackCount] = entry
         stackCount += 1
     }
 
     /// Pops the innermost registration; ends the top-level resolution (and
     /// its graph) when it was the outermost.
     @inlinable
+    @inline(__always)
     func leave() {
         stackCount -= 1
         if stackCount == 0 && !graph.isEmpty {
@@ -123,11 +124,12 @@ final class ResolutionContext: @unchecked Sendable {
 
     /// Doubles the stack, or stops a runaway resolution.
     @usableFromInline
-    func growStack(for registration: _ResolverRegistrationBase) {
+    @inline(never)
+    func growStack(for registration: UnsafeMutableRawPointer) {
         if stackCapacity >= ResolutionContext.maximumDepth {
             reportRunawayDepth(at: registration)
         }
-        let larger = UnsafeMutablePointer<Unmanaged<_ResolverRegistrationBase>>.allocate(capacity: stackCapacity * 2)
+        let larger = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: stackCapacity * 2)
         larger.moveInitialize(from: stack, count: stackCount)
         stack.deallocate()
         stack = larger
@@ -138,6 +140,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// deinit that resolves starts a fresh resolution; the storage is kept
     /// for the next resolution.
     @usableFromInline
+    @inline(never)
     func endResolution() {
         if releasingGraph {
             // A deinit run by the release below resolved and finished a
@@ -154,47 +157,52 @@ final class ResolutionContext: @unchecked Sendable {
         releasingGraph = false
     }
 
-    /// The graph instance made for `registration`'s key in this resolution.
+    /// The graph instance made in this resolution for the key of the
+    /// registration at `raw` (type `typeID`, and its name).
     @inlinable
-    func graphInstance<Service>(for registration: _ResolverRegistrationBase, as type: Service.Type) -> Service? {
-        let typeID = registration.typeID
+    func graphInstance<Service>(of raw: UnsafeMutableRawPointer, typeID: UInt64, as type: Service.Type) -> Service? {
         for index in graph.indices where graph[index].typeID == typeID {
-            if graph[index].name == registration.name {
+            if graph[index].name == ResolverRegistration<Service>.name(raw) {
                 return ValueStorage.value(at: graph[index].object.toOpaque(), as: Service.self)
             }
         }
         return nil
     }
 
-    /// Remembers `service` for the rest of this resolution if it is a class
-    /// instance (value types are always made anew, as in the original).
+    /// Remembers `service`, made by the registration at `raw`, for the rest of
+    /// this resolution if it is a class instance (value types are always made
+    /// anew, as in the original).
     @inlinable
-    func rememberGraphInstance<Service>(_ service: Service, for registration: _ResolverRegistrationBase) {
+    func rememberGraphInstance<Service>(_ service: Service, of raw: UnsafeMutableRawPointer, typeID: UInt64) {
         guard let object = ValueStorage.retainedGraphObject(for: service) else {
             return
         }
-        graph.append(GraphEntry(typeID: registration.typeID, name: registration.name, object: object))
+        graph.append(GraphEntry(typeID: typeID, name: ResolverRegistration<Service>.name(raw), object: object))
     }
 
     /// The services on this thread's stack, outermost first, for messages.
     var chainDescription: [String] {
-        (0..<stackCount).map { stack[$0]._withUnsafeGuaranteedRef { $0.keyDescription } }
+        (0..<stackCount).map { describeEntry(stack[$0]) }
+    }
+
+    private func describeEntry(_ entry: UnsafeMutableRawPointer) -> String {
+        (Unmanaged<AnyObject>.fromOpaque(entry).takeUnretainedValue() as? RegistrationDescribing)?.keyDescription ?? "?"
     }
 
     @usableFromInline
-    func reportCycle(closingWith registration: _ResolverRegistrationBase) -> Never {
-        let entry = Unmanaged.passUnretained(registration).toOpaque()
-        let start = (0..<stackCount).first { stack[$0].toOpaque() == entry } ?? 0
-        let chain = (start..<stackCount).map { stack[$0]._withUnsafeGuaranteedRef { $0.keyDescription } }
-            + [registration.keyDescription]
+    @inline(never)
+    func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
+        let start = (0..<stackCount).first { stack[$0] == entry } ?? 0
+        let chain = (start..<stackCount).map { describeEntry(stack[$0]) } + [describeEntry(entry)]
         resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.")
     }
 
     @usableFromInline
-    func reportRunawayDepth(at registration: _ResolverRegistrationBase) -> Never {
+    @inline(never)
+    func reportRunawayDepth(at entry: UnsafeMutableRawPointer) -> Never {
         let chain = chainDescription
         let shown = chain.prefix(8).joined(separator: " → ") + " → … → " + chain.suffix(4).joined(separator: " → ")
-        resolverFailure("RESOLVER: resolution nested more than \(ResolutionContext.maximumDepth) deep while resolving \(registration.keyDescription): \(shown). A factory keeps resolving without end.")
+        resolverFailure("RESOLVER: resolution nested more than \(ResolutionContext.maximumDepth) deep while resolving \(describeEntry(entry)): \(shown). A factory keeps resolving without end.")
     }
 }
 
@@ -231,3 +239,45 @@ let resolutionContextKey: pthread_key_t = {
     precondition(rc == 0, "RESOLVER: pthread_key_create failed (\(rc))")
     return key
 }()
+
+/// A thread's own reference to the root container, so that passing `root` to a
+/// factory retains this thread's snapshot (a cache line no other thread
+/// writes) rather than the root container itself (one every resolving thread
+/// would write). Kept in the thread's reader record (`crg_reader_local`);
+/// changing `root` takes every thread's snapshot away, so an idle thread keeps
+/// no replaced root alive.
+@usableFromInline
+final class RootSnapshot {
+    @usableFromInline let root: Resolver
+
+    init(_ root: Resolver) {
+        self.root = root
+    }
+
+    /// The calling thread's snapshot of the container at `rootRaw` (the root
+    /// this resolve loaded), made if needed. Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func current(for rootRaw: UnsafeMutableRawPointer) -> RootSnapshot {
+        if let raw = crg_reader_local() {
+            let snapshot = Unmanaged<RootSnapshot>.fromOpaque(raw).takeUnretainedValue()
+            if Unmanaged.passUnretained(snapshot.root).toOpaque() == rootRaw {
+                return snapshot
+            }
+        }
+        return make(for: rootRaw)
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func make(for rootRaw: UnsafeMutableRawPointer) -> RootSnapshot {
+        let snapshot = RootSnapshot(Unmanaged<Resolver>.fromOpaque(rootRaw).takeUnretainedValue())
+        crg_reader_set_local(Unmanaged.passRetained(snapshot).toOpaque(), releaseRetainedObject)
+        // A root changed since this resolve loaded `rootRaw` may have swept the
+        // snapshots before ours went in: then take ours back out.
+        if crg_cell_load(Published.root) != rootRaw {
+            crg_reader_set_local(nil, releaseRetainedObject)
+        }
+        return snapshot
+    }
+}

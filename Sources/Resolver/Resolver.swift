@@ -1,4 +1,11 @@
 import CRegistry
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A container of service registrations, and the static API over the app's
 /// main container.
@@ -15,64 +22,84 @@ import CRegistry
 /// itself, then its children in the order added, depth first; the factory
 /// receives the container `resolve` was called on.
 ///
-/// Every member is safe to call from any thread.
+/// Every member is safe to call from any thread. Resolving takes no lock
+/// (see DESIGN.md); registering and the other changes take the registry's
+/// mutex, which is never held while your code runs.
 public final class Resolver: @unchecked Sendable {
-    /// Registrations by (type, name); values are retained
-    /// `ResolverRegistration` objects. On the registry mutex.
-    @usableFromInline let table: OpaquePointer
-    /// Guarded by the registry mutex, like `hasChildren` and `cacheStorage`.
-    @exclusivity(unchecked) @usableFromInline var childContainers: [Resolver] = []
-    /// `!childContainers.isEmpty`, kept as plain data: reading the array on
-    /// the resolve path retains its buffer (18 instructions per resolve).
-    @exclusivity(unchecked) @usableFromInline var hasChildren = false
-    @exclusivity(unchecked) @usableFromInline var cacheStorage: ResolverScope?
+    /// The C container: this container's table and its children, searched
+    /// by readers without a lock. The table owns one reference to each
+    /// registration.
+    @usableFromInline let storage: OpaquePointer
+    /// `cells[cacheCell]`: the scope behind `cache`, unretained (`cacheScope`
+    /// owns it), or nil until first needed.
+    @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
+    @usableFromInline static let cacheCell = 0
+
+    // Guarded by the registry mutex.
+    /// The children, in the order added (their C containers are in `storage`).
+    private(set) var children: [Resolver] = []
+    private var cacheScope: ResolverScope?
 
     // MARK: - The app's containers
 
     /// The container the static `register` functions write to.
     public static var main: Resolver {
-        get { Registry.shared.withLock { Registry.shared.main } }
-        set { Registry.shared.set(\.main, to: newValue) }
+        get { registry.withLock { registry.main } }
+        set { registry.write { registry.setMainLocked(newValue) } }
     }
 
     /// The container the static `resolve`/`optional` functions and the
     /// property wrappers read from; starts as `main`. Set it to a container
     /// whose child is `main` to mock services in tests or previews.
     public static var root: Resolver {
-        get { Registry.shared.withLock { Registry.shared.root } }
-        set { Registry.shared.set(\.root, to: newValue) }
+        get { registry.withLock { registry.root } }
+        set { registry.write { registry.setRootLocked(newValue) } }
     }
 
     /// The scope new registrations get, read when `register` is called.
     /// Starts as `.graph`.
     public static var defaultScope: ResolverScope {
-        get { Registry.shared.withLock { Registry.shared.defaultScope } ?? .graph }
-        set { Registry.shared.set(\.defaultScope, to: newValue) }
+        get { registry.withLock { registry.defaultScope } ?? .graph }
+        set {
+            let previous = registry.withLock { () -> ResolverScope? in
+                defer { registry.defaultScope = newValue }
+                return registry.defaultScope
+            }
+            withExtendedLifetime(previous) {}
+        }
     }
 
-    /// Called with every successfully resolved service, in DEBUG builds.
+    /// Called with every successfully resolved service, in DEBUG builds of
+    /// this library (SwiftPM builds it in the app's configuration). Set it
+    /// from any build; release builds never call it.
     public static var decorate: ((_ service: Any) -> Void)? {
-        get { Registry.shared.withLock { Registry.shared.decorate } }
-        set { Registry.shared.set(\.decorate, to: newValue) }
+        get { registry.withLock { registry.decorate?.decorate } }
+        set { registry.setDecorate(newValue) }
     }
 
     /// Runs the one-time `registerAllServices` now if it has not run yet.
     /// Normally unnecessary: the first resolve does it.
     public static var registerServices: (() -> Void)? {
-        get { Registry.shared.withLock { Registry.shared.registerServices } }
-        set { Registry.shared.set(\.registerServices, to: newValue) }
+        get { registry.withLock { registry.registerServices } }
+        set {
+            let previous = registry.withLock { () -> (() -> Void)? in
+                defer { registry.registerServices = newValue }
+                return registry.registerServices
+            }
+            withExtendedLifetime(previous) {}
+        }
     }
 
     /// Runs the one-time `registerAllServices` now if it has not run yet.
     public final func registerServices() {
-        Registry.shared.registerServicesIfPending()
+        registry.ensureRegistered()
     }
 
     // MARK: - Lifecycle
 
     /// Makes a container, optionally with one child to fall back on.
     public convenience init(child: Resolver? = nil) {
-        self.init(mutex: Registry.shared.mutex, allocator: nil)
+        self.init(mutex: registry.mutex)
         if let child {
             add(child: child)
         }
@@ -84,76 +111,93 @@ public final class Resolver: @unchecked Sendable {
         self.init(child: parent)
     }
 
-    /// A container whose table uses `mutex` and, for tests, `allocator`.
-    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>?) {
-        var options = crg_options(capacity: 0, mutex: mutex, allocator: allocator)
-        var table: OpaquePointer?
-        guard crg_create(&table, &options) == 0, let table else {
+    /// A container whose table uses `mutex` (the registry's; passed in while
+    /// the registry itself is being made) and, for tests, `allocator`.
+    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>? = nil) {
+        var options = crg_options(capacity: 0, mutex: mutex, allocator: allocator,
+                                  release: releaseRetainedObject, release_context: nil)
+        var storage: OpaquePointer?
+        guard crg_container_create(&storage, &options) == 0, let storage else {
             fatalError("RESOLVER: out of memory creating a container")
         }
-        self.table = table
+        self.storage = storage
+        self.cells = makeCells(1)
     }
 
     deinit {
-        // The registrations are released after the table is gone, outside the
-        // lock, since releasing them can run arbitrary deinits.
-        ResolverScope.destroy(table)
+        // Readers reach a container only through a reference of their own or
+        // a retired one, so none can be inside it now; its table and cache
+        // scope are retired all the same, and released after unlocking.
+        crg_container_destroy(storage)
+        if let cacheScope {
+            retire(cacheScope)
+        }
+        crg_cells_destroy(cells)
+        collectRetired()
     }
 
     /// Adds a container to look in after this one (and its earlier children).
     public final func add(child: Resolver) {
-        let registry = Registry.shared
-        registry.withLock {
-            if child === self || child.containsLocked(self) {
-                resolverFailure("RESOLVER: add(child:) would make a container its own descendant; lookups would never end.")
+        let rc = registry.write { () -> Int32 in
+            let rc = crg_container_add_child_locked(storage, child.storage)
+            if rc == 0 {
+                children.append(child)
             }
-            childContainers.append(child)
-            hasChildren = true
+            return rc
         }
-    }
-
-    /// Whether `other` is this container or one of its descendants.
-    private func containsLocked(_ other: Resolver) -> Bool {
-        self === other || childContainers.contains { $0.containsLocked(other) }
+        if rc == ELOOP {
+            resolverFailure("RESOLVER: add(child:) would make a container its own descendant; lookups would never end.")
+        } else if rc != 0 {
+            registry.reportRecoverable("RESOLVER: could not add a child container: out of memory (error \(rc)).")
+        }
     }
 
     /// Resets the app's state: `main` becomes a new, empty container and
     /// `root` becomes `main`; `.application`, `.cached` and `.shared` drop
     /// their instances; `registerAllServices` will run again before the next
     /// resolve. Nothing else is touched.
+    ///
+    /// A resolve that starts after `reset()` returns sees the new state: it
+    /// waits for `registerAllServices` to fill the new `main`. Instances the
+    /// caches dropped are released once no resolve that started before the
+    /// reset is still running (at once when none is).
     public static func reset() {
-        let registry = Registry.shared
-        let application = ResolverScope.application, cached = ResolverScope.cached, shared = ResolverScope.shared
-        registry.lock()
-        let previous = (registry.main, registry.root)
-        let main = Resolver(mutex: registry.mutex, allocator: nil)
-        registry.main = main
-        registry.root = main
-        let dropped = application.drainLocked() + cached.drainLocked() + shared.drainLocked()
-        registry.registrationPending = true
-        registry.unlock()
-        dropped.forEach(ValueStorage.release)
-        withExtendedLifetime(previous) {}
+        registry.reset()
     }
 
     /// The per-container cache used by the `.container` scope: a
     /// `ResolverScopeCache` made on first use, or a scope set by the app.
     public var cache: ResolverScope {
-        get {
-            Registry.shared.withLock { cacheLocked }
+        get { registry.write { cacheScopeLocked } }
+        set {
+            registry.write {
+                if let old = cacheScope {
+                    retire(old)
+                }
+                cacheScope = newValue
+                crg_cell_store(cells + Resolver.cacheCell, Unmanaged.passUnretained(newValue).toOpaque())
+            }
         }
-        set { Registry.shared.set(\.cacheStorage, of: self, to: newValue) }
     }
 
     /// `cache`, made if needed. The mutex must be held.
-    @usableFromInline
-    var cacheLocked: ResolverScope {
-        if let cacheStorage {
-            return cacheStorage
+    var cacheScopeLocked: ResolverScope {
+        if let cacheScope {
+            return cacheScope
         }
-        let cache = ResolverScopeCache()
-        cacheStorage = cache
-        return cache
+        let scope = ResolverScopeCache()
+        cacheScope = scope
+        crg_cell_store(cells + Resolver.cacheCell, Unmanaged.passUnretained(scope).toOpaque())
+        return scope
+    }
+
+    /// The scope behind `cache` of the container at `raw`, made if needed:
+    /// for the resolve path, which reads the published cell first.
+    @usableFromInline
+    @inline(never)
+    static func makeCacheScope(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
+        return Unmanaged.passUnretained(registry.write { resolver.cacheScopeLocked }).toOpaque()
     }
 
     // MARK: - Registration
@@ -163,7 +207,7 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        register(nil, name) { PlainRegistration(name: name, scope: $0, factory: factory) }
+        register(nil, name, .plain(factory))
     }
 
     /// Registers a factory that receives the resolving container, in `main`.
@@ -171,7 +215,7 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name) { ResolverArgumentRegistration(name: name, scope: $0, factory: factory) }
+        register(nil, name, .resolver(factory))
     }
 
     /// Registers a factory that receives the container and the resolve call's
@@ -180,7 +224,7 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name) { ArgumentsRegistration(name: name, scope: $0, factory: factory) }
+        register(nil, name, .arguments(factory))
     }
 
     /// Registers a factory with no parameters. Registering the same type and
@@ -189,7 +233,7 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name) { PlainRegistration(name: name, scope: $0, factory: factory) }
+        Resolver.register(self, name, .plain(factory))
     }
 
     /// Registers a factory that receives the resolving container.
@@ -197,7 +241,7 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name) { ResolverArgumentRegistration(name: name, scope: $0, factory: factory) }
+        Resolver.register(self, name, .resolver(factory))
     }
 
     /// Registers a factory that receives the container and the resolve call's
@@ -206,32 +250,27 @@ public final class Resolver: @unchecked Sendable {
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name) { ArgumentsRegistration(name: name, scope: $0, factory: factory) }
+        Resolver.register(self, name, .arguments(factory))
     }
 
-    /// Stores a new registration, made by `make` with the default scope, in
+    /// Stores a new registration with `factory` and the default scope in
     /// `container` (nil: `main`), under one lock pair. The registration it
-    /// replaces is released afterwards, outside the lock.
+    /// replaces is retired, and released after unlocking.
     @inlinable
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
-                                  _ make: (ResolverScope) -> ResolverRegistration<Service>) -> ResolverOptions<Service> {
-        registryReference._withUnsafeGuaranteedRef { registry in
-            registry.lock()
-            let target = container ?? registry.main
-            let registration = make(registry.defaultScope ?? .graph)
-            var previous: UnsafeMutableRawPointer?
-            let pointer = Unmanaged.passRetained(registration).toOpaque()
-            let rc = withRegistryKey(Service.self, name) { crg_put_locked(target.table, $0, pointer, &previous) }
-            registry.unlock()
-            if let previous {
-                Unmanaged<AnyObject>.fromOpaque(previous).release()
-            }
-            if rc != 0 {
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
-                registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
-            }
-            return ResolverOptions(registration: registration, container: target)
+                                  _ factory: ResolverRegistration<Service>.Factory) -> ResolverOptions<Service> {
+        registry.lock()
+        let target = container ?? registry.main
+        let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory)
+        let pointer = Unmanaged.passRetained(registration).toOpaque()
+        let rc = withRegistryKey(Service.self, name) { crg_put_locked(crg_container_table(target.storage), $0, pointer, nil) }
+        registry.unlock()
+        collectRetired()
+        if rc != 0 {
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
         }
+        return ResolverOptions(registration: registration, container: target)
     }
 
     // MARK: - Resolution
@@ -307,26 +346,5 @@ public final class Resolver: @unchecked Sendable {
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
-    }
-
-    /// The registration for `key` here or in a child, depth first. The mutex
-    /// must be held; the pointer is valid only while it is.
-    @inlinable
-    func registrationLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
-        var value: UnsafeMutableRawPointer?
-        if crg_get_locked(table, key, &value) == 0 {
-            return value
-        }
-        return hasChildren ? registrationInChildrenLocked(key) : nil
-    }
-
-    @usableFromInline
-    func registrationInChildrenLocked(_ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
-        for child in childContainers {
-            if let found = child.registrationLocked(key) {
-                return found
-            }
-        }
-        return nil
     }
 }

@@ -16,52 +16,51 @@ extension Resolver {
     /// argument is missing or of another type; `optional()` and
     /// `optional("key")` return nil instead.
     public struct Args {
+        /// What `args:` was: a single value, or keyed arguments.
         @usableFromInline
         enum Storage {
-            /// `args:` was a single value (possibly nil).
+            /// A single value (possibly nil).
             case positional(Any?)
-            /// `args:` was a dictionary with String keys.
+            /// A dictionary with String keys.
             case keyed([String: Any?])
         }
 
-        @usableFromInline let storage: Storage
+        /// The `args:` value as passed (an `Args` unwrapped). It is classified
+        /// only when a read needs it: the common read, `args()` of exactly the
+        /// type passed, does not.
+        @usableFromInline let raw: Any?
 
-        /// Arguments from the `args:` of a resolve call.
-        @inlinable
-        init(_ args: Any?) {
-            guard let args else {
-                storage = .positional(nil)
-                return
+        /// Arguments from the `args:` of a resolve call: an `Args` is taken as
+        /// is, a dictionary with `String` keys becomes keyed arguments, and
+        /// anything else is the one positional argument. Apps and tests build
+        /// `Args` to call a factory or a scope directly.
+        public init(_ args: Any?) {
+            if let args, let nested: Args = Args.exact(args) {
+                raw = nested.raw
+            } else {
+                raw = args
             }
-            storage = Args.classify(args)
         }
 
+        /// What `raw` is: keyed when it is a dictionary with `String` keys.
         @usableFromInline
-        init(storage: Storage) {
-            self.storage = storage
-        }
-
-        /// Decides what an `args:` value is. Exact `Args` and `[String: Any]`
-        /// types are recognised by their metatype; only a value that is some
-        /// other dictionary with String keys goes through a cast.
-        @usableFromInline
-        static func classify(_ value: Any) -> Storage {
+        var storage: Storage {
+            guard let raw else {
+                return .positional(nil)
+            }
             func open<V>(_ value: V) -> Storage {
-                if V.self == Args.self {
-                    return _identityCast(value, to: Args.self).storage
-                }
                 if V.self == [String: Any?].self {
-                    return .keyed(_identityCast(value, to: [String: Any?].self))
+                    return .keyed(unsafeBitCast(value, to: [String: Any?].self))
                 }
                 if V.self == [String: Any].self {
-                    return .keyed(_identityCast(value, to: [String: Any].self).mapValues { $0 })
+                    return .keyed(unsafeBitCast(value, to: [String: Any].self).mapValues { $0 })
                 }
-                if TypeMetadata.isStringKeyedDictionary(V.self), let keyed = value as? [String: Any?] {
+                if value is any StringKeyedDictionary, let keyed = value as? [String: Any?] {
                     return .keyed(keyed)
                 }
                 return .positional(value)
             }
-            return open(value)
+            return open(raw)
         }
 
         /// The single argument, or the only keyed one.
@@ -80,7 +79,7 @@ extension Resolver {
         /// program if it is missing or not a `T`.
         @inlinable
         public func get<T>() -> T {
-            if case .positional(let value?) = storage, let result: T = Args.exact(value) {
+            if let raw, let result: T = Args.exact(raw) {
                 return result
             }
             return getSlow()
@@ -119,7 +118,7 @@ extension Resolver {
         @inlinable
         static func exact<T>(_ value: Any) -> T? {
             func open<V>(_ value: V) -> T? {
-                V.self == T.self ? _identityCast(value, to: T.self) : nil
+                V.self == T.self ? unsafeBitCast(value, to: T.self) : nil
             }
             return open(value)
         }
@@ -184,6 +183,12 @@ extension Resolver {
         }
     }
 }
+
+/// Dictionaries with `String` keys, whatever their values: what
+/// `Resolver.Args` reads as keyed arguments.
+protocol StringKeyedDictionary {}
+
+extension Dictionary: StringKeyedDictionary where Key == String {}
 
 /// The dynamic type of `value` for messages.
 func describeType(of value: Any) -> String {

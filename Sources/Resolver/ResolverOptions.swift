@@ -15,11 +15,12 @@ public struct ResolverOptions<Service> {
     /// The container `register` was called on, where `implements` registers.
     @usableFromInline let container: Resolver?
 
-    /// Options for `registration`. Options made this way (rather than
-    /// returned by `register`) do not know the registration's container, so
-    /// their `implements` registers in `Resolver.main`.
+    /// Options for `registration`. Their `implements` registers in the
+    /// container given to `ResolverRegistration(resolver:key:name:factory:)`,
+    /// or else (for a registration made by `register`, which does not know
+    /// its container) in `Resolver.main`.
     public init(registration: ResolverRegistration<Service>) {
-        self.init(registration: registration, container: nil)
+        self.init(registration: registration, container: registration.container)
     }
 
     @usableFromInline
@@ -35,20 +36,18 @@ public struct ResolverOptions<Service> {
     @discardableResult
     public func implements<Protocol>(_ type: Protocol.Type, name: Resolver.Name? = nil) -> ResolverOptions<Service> {
         let registration = self.registration
-        _ = Resolver.register(container, name) { scope in
-            AnyArgumentsRegistration<Protocol>(name: name, scope: scope) { resolver, args in
-                guard let service = registration.resolve(resolver: resolver, args: args) else {
-                    return nil
-                }
-                if Service.self == Protocol.self {
-                    return _identityCast(service, to: Protocol.self)
-                }
-                guard let conforming = service as? Protocol else {
-                    resolverFailure("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
-                }
-                return conforming
+        _ = Resolver.register(container, name, .anyArguments { (resolver: Resolver, args: Any?) -> Protocol? in
+            guard let service = registration.resolve(resolver: resolver, args: args) else {
+                return nil
             }
-        }
+            if Service.self == Protocol.self {
+                return unsafeBitCast(service, to: Protocol.self)
+            }
+            guard let conforming = service as? Protocol else {
+                resolverFailure("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
+            }
+            return conforming
+        })
         return self
     }
 

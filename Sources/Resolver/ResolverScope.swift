@@ -24,61 +24,56 @@ public protocol ResolverScopeType: AnyObject {
 ///
 /// `ResolverScope` itself is the unique scope: a new instance every time.
 /// Subclasses may override `resolve(registration:resolver:args:)` and call
-/// `registration.instantiate(resolver:args:)` to build.
+/// `registration.instantiate(resolver:args:)` to build; the resolve path calls
+/// a subclass's override with real references, so it may hold on to them.
 open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// Which built-in behaviour a scope has, so the resolve path can handle
     /// the built-in scopes without a dynamic call.
     @usableFromInline
     enum Kind: UInt8 {
         case unique, graph, cache, shared, container, custom
-
-        /// Whether the scope keeps instances in its table (`.cache` strongly,
-        /// `.shared` weakly).
-        @inlinable
-        var caches: Bool {
-            self == .cache || self == .shared
-        }
     }
 
     @usableFromInline let kind: Kind
     /// The C table of a caching scope (`.cache`: instances, `.shared`: weak
-    /// boxes), on the registry mutex; nil for the others.
+    /// boxes), owning its values; nil for the others. Readers search it in a
+    /// read section; writers change it under the registry mutex.
     @usableFromInline let table: OpaquePointer?
-    /// Caching scopes: the keys whose factories are running, so that each
-    /// is built once. Guarded by the registry mutex.
-    @exclusivity(unchecked) var building: [InFlight] = []
-    /// Caching scopes: a counter that changes whenever an entry leaves
-    /// `table` (a reset, or a dead weak entry replaced). A registration
-    /// remembers where its cached instance sits, with the generation it saw;
-    /// while the generation is unchanged that entry is still there. Written
-    /// and read under the registry mutex; a raw pointer so that the resolve
-    /// path reads it without touching the scope object.
-    @usableFromInline let generation: UnsafeMutablePointer<UInt64>?
+
+    // Guarded by the registry mutex.
+    /// The keys whose factories are running, so that each is built once.
+    var building: [InFlight] = []
+    /// Bumped by `reset()`: a build that began before a reset does not store
+    /// its instance into the reset cache.
+    var generation: UInt64 = 0
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
     /// custom subclass.
     public init() {
         kind = type(of: self) == ResolverScope.self ? .unique : .custom
         table = nil
-        generation = nil
     }
 
-    init(kind: Kind, table: OpaquePointer? = nil) {
+    init(kind: Kind) {
         self.kind = kind
-        self.table = table
-        if table != nil {
-            generation = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
-            generation?.initialize(to: 0)
+        if kind == .cache || kind == .shared {
+            var options = crg_options(capacity: 0, mutex: registry.mutex, allocator: nil,
+                                      release: releaseRetainedObject, release_context: nil)
+            var table: OpaquePointer?
+            guard crg_create(&table, &options) == 0, let table else {
+                fatalError("RESOLVER: out of memory creating a scope cache")
+            }
+            self.table = table
         } else {
-            generation = nil
+            table = nil
         }
     }
 
     deinit {
-        if let table {
-            ResolverScope.destroy(table)
-        }
-        generation?.deallocate()
+        // Retires the cached instances; they are released once no read
+        // section can reach them.
+        crg_destroy(table)
+        collectRetired()
     }
 
     /// Makes a new instance: the behaviour of the unique scope.
@@ -88,43 +83,6 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     /// The unique scope caches nothing, so there is nothing to reset.
     open func reset() {}
-
-    /// A table on the registry mutex, for scopes that cache.
-    static func makeTable() -> OpaquePointer {
-        var options = crg_options(capacity: 0, mutex: Registry.shared.mutex, allocator: nil)
-        var table: OpaquePointer?
-        guard crg_create(&table, &options) == 0, let table else {
-            fatalError("RESOLVER: out of memory creating a scope cache")
-        }
-        return table
-    }
-
-    /// Empties a caching scope's table (the mutex held) and returns the
-    /// values it held, for the caller to release once the mutex is unlocked.
-    func drainLocked() -> [UnsafeMutableRawPointer] {
-        guard let table, let generation else {
-            return []
-        }
-        var values: [UnsafeMutableRawPointer] = []
-        withUnsafeMutablePointer(to: &values) { list in
-            _ = crg_clear_locked(table, { value, context in
-                context!.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(value)
-            }, list)
-        }
-        generation.pointee &+= 1
-        return values
-    }
-
-    /// Destroys `table` and then releases what it held.
-    static func destroy(_ table: OpaquePointer) {
-        var values: [UnsafeMutableRawPointer] = []
-        withUnsafeMutablePointer(to: &values) { list in
-            crg_destroy(table, { value, context in
-                context!.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(value)
-            }, list)
-        }
-        values.forEach(ValueStorage.release)
-    }
 }
 
 extension ResolverScope {
@@ -150,175 +108,23 @@ extension ResolverScope {
 /// Each key's factory runs once even when many threads ask at the same
 /// moment: the first builds (without holding the registry lock), the others
 /// wait for its instance. A nil result is not cached. Value types are cached
-/// too.
+/// too. Reading a cached instance takes no lock.
 public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
-    /// Makes an empty cache. Its table holds instances by (type, name) as
-    /// `ValueStorage` pointers.
+    /// Makes an empty cache.
     public override init() {
-        super.init(kind: .cache, table: ResolverScope.makeTable())
+        super.init(kind: .cache)
     }
 
     /// The cached instance, or a new one made (once) and cached.
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        resolveCaching(registration, resolver, args)
+        resolveBuiltIn(registration, resolver, args)
     }
 
-    /// Drops every cached instance (builds in progress still complete).
+    /// Drops every cached instance (builds in progress still complete, but
+    /// do not store their instances). The instances are released once no
+    /// resolve that started before the reset is still running.
     public override func reset() {
-        resetCaching()
-    }
-}
-
-extension ResolverScope {
-    /// `resolve(registration:resolver:args:)` of the caching scopes: the
-    /// instance kept under the registration's key, or one built once.
-    func resolveCaching<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
-        Registry.shared.lock()
-        return withArguments(args) { arguments in
-            withRegistryKey(Service.self, registration.name) { buildOnceLocked(registration, resolver, arguments, $0) }
-        }
-    }
-
-    /// `reset()` of the caching scopes: empties the table, then releases
-    /// what it held with the lock released.
-    func resetCaching() {
-        let registry = Registry.shared
-        registry.lock()
-        let dropped = drainLocked()
-        registry.unlock()
-        dropped.forEach(ValueStorage.release)
-    }
-
-    /// The service an entry of a caching scope's table holds: the instance
-    /// itself (`.cache`), or the live object a weak box points at (`.shared`;
-    /// nil once it is gone). The mutex must be held.
-    @inlinable
-    @inline(__always)
-    static func service<Service>(inEntry entry: UnsafeMutableRawPointer, of kind: Kind, as type: Service.Type) -> Service? {
-        guard kind == .shared else {
-            return ValueStorage.value(at: entry, as: Service.self)
-        }
-        guard let object = Unmanaged<WeakBox>.fromOpaque(entry).takeUnretainedValue().object else {
-            return nil
-        }
-        if ValueStorage.isClassReference(Service.self) {
-            return unsafeBitCast(object, to: Service.self)
-        }
-        return object as? Service
-    }
-
-    /// The instance this caching scope holds under `key`, if any. The mutex
-    /// must be held.
-    @inlinable
-    func cachedLocked<Service>(_ key: UnsafePointer<crg_key>, as type: Service.Type) -> Service? {
-        var entry: UnsafeMutableRawPointer?
-        guard kind.caches, crg_get_locked(table.unsafelyUnwrapped, key, &entry) == 0, let entry else {
-            return nil
-        }
-        return ResolverScope.service(inEntry: entry, of: kind, as: Service.self)
-    }
-
-    /// Keeps `service` under `key`: strongly in a cache, weakly (class
-    /// instances only) in a shared scope. Returns the pointer the caller must
-    /// release once the mutex is unlocked, if any: the entry it replaced, or
-    /// the new one if the table could not take it (out of memory; the
-    /// instance is then returned uncached). The mutex must be held.
-    func storeLocked<Service>(_ service: Service, _ key: UnsafePointer<crg_key>) -> UnsafeMutableRawPointer? {
-        let pointer: UnsafeMutableRawPointer
-        if kind == .shared {
-            guard let object = ValueStorage.instance(in: service) else {
-                return nil
-            }
-            pointer = Unmanaged.passRetained(WeakBox(object)).toOpaque()
-        } else {
-            pointer = ValueStorage.retainedPointer(service)
-        }
-        var displaced: UnsafeMutableRawPointer?
-        if crg_put_locked(table.unsafelyUnwrapped, key, pointer, &displaced) != 0 {
-            return pointer
-        }
-        if displaced != nil {
-            generation.unsafelyUnwrapped.pointee &+= 1
-        }
-        return displaced
-    }
-
-    /// A caching scope's way to an instance: the cached one, or one built
-    /// once. If another thread is building this key, waits for it; else builds
-    /// (with the lock released) while other threads wait. Called with the
-    /// mutex held once; returns with it released.
-    @usableFromInline
-    @inline(never)
-    func buildOnceLocked<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
-                                  _ arguments: ArgumentsPointer, _ key: UnsafePointer<crg_key>) -> Service? {
-        let registry = Registry.shared
-        if let cached = cachedLocked(key, as: Service.self) {
-            registry.unlock()
-            return cached
-        }
-        let context = ResolutionContext.current
-        while let flight = building.first(where: { $0.isBuilding(registration) }) {
-            if flight.owner === context {
-                context.reportCycle(closingWith: registration)
-            }
-            flight.checkNoCycle(waiter: context)
-            context.waitingFor = flight
-            registry.wait(for: registration.keyDescription)
-            context.waitingFor = nil
-            if let cached = cachedLocked(key, as: Service.self) {
-                registry.unlock()
-                return cached
-            }
-        }
-
-        let flight = InFlight(registration, owner: context)
-        building.append(flight)
-        let replacement = registration.replacement
-        registry.unlock()
-
-        let service = registration.instantiate(replacement, resolver, arguments, context)
-
-        registry.lock()
-        building.removeAll { $0 === flight }
-        let released = service.flatMap { storeLocked($0, key) }
-        registry.broadcast()
-        registry.unlock()
-        if let released {
-            ValueStorage.release(released)
-        }
-        return service
-    }
-}
-
-/// A build in progress in a caching scope: which key, which thread.
-final class InFlight {
-    let registration: _ResolverRegistrationBase
-    let owner: ResolutionContext
-
-    init(_ registration: _ResolverRegistrationBase, owner: ResolutionContext) {
-        self.registration = registration
-        self.owner = owner
-    }
-
-    /// Whether this build is for `other`'s cache key (type and name).
-    func isBuilding(_ other: _ResolverRegistrationBase) -> Bool {
-        registration.typeID == other.typeID && registration.name == other.name
-    }
-
-    /// Stops the program if `waiter` waiting for this build would close a
-    /// circle of threads each waiting for another's build (a dependency cycle
-    /// spread over threads), instead of deadlocking. The mutex must be held.
-    func checkNoCycle(waiter: ResolutionContext) {
-        var chain = [registration.keyDescription]
-        var owner = self.owner
-        while let next = owner.waitingFor {
-            chain.append(next.registration.keyDescription)
-            if next.owner === waiter {
-                chain.append(registration.keyDescription)
-                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.")
-            }
-            owner = next.owner
-        }
+        registry.write { resetLocked() }
     }
 }
 
@@ -334,10 +140,7 @@ public final class ResolverScopeGraph: ResolverScope, @unchecked Sendable {
 
     /// The instance made earlier in this resolution, or a new one.
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        let replacement = Registry.shared.withLock { registration.replacement }
-        return withArguments(args) { arguments in
-            ResolutionContext.withCurrent { registration.resolveInGraph(replacement, resolver, arguments, $0) }
-        }
+        resolveBuiltIn(registration, resolver, args)
     }
 
     /// Graph instances last one resolution; there is nothing to reset.
@@ -347,31 +150,20 @@ public final class ResolverScopeGraph: ResolverScope, @unchecked Sendable {
 /// Keeps an instance while anyone else holds a strong reference to it: the
 /// cache holds it weakly. Class instances only.
 public final class ResolverScopeShare: ResolverScope, @unchecked Sendable {
-    /// Makes an empty shared scope. Its table holds weak references by
-    /// (type, name) as `WeakBox` objects.
+    /// Makes an empty shared scope.
     public override init() {
-        super.init(kind: .shared, table: ResolverScope.makeTable())
+        super.init(kind: .shared)
     }
 
     /// The live shared instance, or a new one (built once, as in a cache,
     /// so that threads asking at the same moment share it).
     public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
-        resolveCaching(registration, resolver, args)
+        resolveBuiltIn(registration, resolver, args)
     }
 
     /// Forgets every shared instance.
     public override func reset() {
-        resetCaching()
-    }
-}
-
-/// A weak reference held by reference.
-@usableFromInline
-final class WeakBox {
-    @usableFromInline weak var object: AnyObject?
-
-    init(_ object: AnyObject) {
-        self.object = object
+        registry.write { resetLocked() }
     }
 }
 
@@ -390,4 +182,192 @@ public final class ResolverScopeContainer: ResolverScope, @unchecked Sendable {
 
     /// The instances live in each container's `cache`; reset those.
     public override func reset() {}
+}
+
+/// A weak reference held by reference, as a `.shared` cache or a
+/// `WeakLazyInjected` stores it. Set once, when made, so threads may read it
+/// at the same time.
+@usableFromInline
+final class WeakBox {
+    @usableFromInline weak var object: AnyObject?
+
+    init(_ object: AnyObject?) {
+        self.object = object
+    }
+
+    /// The live object of the box at `raw`, read without a reference count
+    /// on the box (read section).
+    @inlinable
+    @inline(__always)
+    static func object(_ raw: UnsafeMutableRawPointer) -> AnyObject? {
+        unowned(unsafe) let box = Unmanaged<WeakBox>.fromOpaque(raw).takeUnretainedValue()
+        return box.object
+    }
+}
+
+extension ResolverScope {
+    /// `resolve(registration:resolver:args:)` of the built-in scopes, for
+    /// callers outside the resolve path (custom scopes, `implements`).
+    func resolveBuiltIn<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
+        withArguments(args) { arguments in
+            withRegistryKey(Service.self, registration.name) { key in
+                crg_read_begin()
+                defer { crg_read_end() }
+                return ResolverRegistration.resolve(Unmanaged.passUnretained(registration).toOpaque(),
+                                                    through: Unmanaged.passUnretained(self).toOpaque(), key,
+                                                    Unmanaged.passUnretained(resolver).toOpaque(), given: resolver,
+                                                    arguments)
+            }
+        }
+    }
+
+    /// Empties a caching scope and starts a new generation. The mutex must be
+    /// held; the instances are retired.
+    func resetLocked() {
+        guard let table else { return }
+        generation &+= 1
+        _ = crg_clear_locked(table, nil, nil)
+    }
+
+    /// The service an entry of a caching scope's table holds: the instance
+    /// itself (`.cache`), or the live object a weak box points at (`.shared`;
+    /// nil once it is gone). Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func service<Service>(inEntry entry: UnsafeMutableRawPointer, of kind: Kind, as type: Service.Type) -> Service? {
+        guard kind == .shared else {
+            return ValueStorage.value(at: entry, as: Service.self)
+        }
+        guard let object = WeakBox.object(entry) else {
+            return nil
+        }
+        if ValueStorage.isClassReference(Service.self) {
+            return unsafeBitCast(object, to: Service.self)
+        }
+        return object as? Service
+    }
+
+    /// The instance this caching scope holds under `key`, if any. Call inside
+    /// a read section or holding the mutex.
+    func cachedInstance<Service>(_ key: UnsafeMutablePointer<crg_key>, as type: Service.Type) -> Service? {
+        var entry: UnsafeMutableRawPointer?
+        guard let table, crg_find(table, key, &entry) == 0, let entry else {
+            return nil
+        }
+        return ResolverScope.service(inEntry: entry, of: kind, as: Service.self)
+    }
+
+    /// Keeps `service` under `key`: strongly in a cache, weakly (class
+    /// instances only) in a shared scope. What it replaces is retired. Out of
+    /// memory, the instance is simply not cached. The mutex must be held.
+    func storeLocked<Service>(_ service: Service, _ key: UnsafeMutablePointer<crg_key>) {
+        guard let table else { return }
+        let pointer: UnsafeMutableRawPointer
+        if kind == .shared {
+            guard let object = ValueStorage.instance(in: service) else {
+                return
+            }
+            pointer = Unmanaged.passRetained(WeakBox(object)).toOpaque()
+        } else {
+            pointer = ValueStorage.retainedPointer(service)
+        }
+        if crg_put_locked(table, key, pointer, nil) != 0 {
+            // Never published: no reader can see it. The caller holds the
+            // instance, so this release runs no deinit.
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+    }
+
+    /// A caching scope's way to an instance that is not cached: wait for the
+    /// thread building it, or build it (without the lock) while others wait;
+    /// store it unless the scope was reset meanwhile. Call inside a read
+    /// section, with the mutex not held.
+    @usableFromInline
+    @inline(never)
+    func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
+                            _ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer) -> Service? {
+        let context = ResolutionContext.current
+        registry.lock()
+        while true {
+            if let cached = cachedInstance(key, as: Service.self) {
+                registry.unlock()
+                return cached
+            }
+            guard let flight = building.first(where: { $0.isBuilding(registration.typeID, registration.name) }) else {
+                break
+            }
+            if flight.owner === context {
+                registry.unlock()
+                context.reportCycle(closingWith: Unmanaged.passUnretained(registration).toOpaque())
+            }
+            flight.checkNoCycle(waiter: context)
+            context.waitingFor = flight
+            let rc = crg_condition_wait(flight.finished, registry.mutex)
+            context.waitingFor = nil
+            if rc != 0 {
+                registry.unlock()
+                resolverFailure("RESOLVER: cannot wait for '\(registration.keyDescription)', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).")
+            }
+        }
+        let flight = InFlight(typeID: registration.typeID, name: registration.name,
+                              description: registration.keyDescription, owner: context)
+        building.append(flight)
+        let generation = self.generation
+        registry.unlock()
+
+        let service = registration.instantiateInReadSection(resolver, arguments)
+
+        registry.lock()
+        building.removeAll { $0 === flight }
+        if let service, generation == self.generation {
+            storeLocked(service, key)
+        }
+        crg_condition_broadcast(flight.finished)
+        registry.unlock()
+        return service
+    }
+}
+
+/// A build in progress in a caching scope: which key, which thread, and the
+/// condition its waiters sleep on (so a finished build wakes only them).
+final class InFlight {
+    let typeID: UInt64
+    let name: Resolver.Name?
+    let description: String
+    let owner: ResolutionContext
+    let finished: OpaquePointer
+
+    init(typeID: UInt64, name: Resolver.Name?, description: String, owner: ResolutionContext) {
+        self.typeID = typeID
+        self.name = name
+        self.description = description
+        self.owner = owner
+        finished = makeCondition()
+    }
+
+    deinit {
+        crg_condition_destroy(finished)
+    }
+
+    /// Whether this build is for the key (`typeID`, `name`).
+    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?) -> Bool {
+        self.typeID == typeID && self.name == name
+    }
+
+    /// Stops the program if `waiter` waiting for this build would close a
+    /// circle of threads each waiting for another's build (a dependency cycle
+    /// spread over threads), instead of deadlocking. The mutex must be held.
+    func checkNoCycle(waiter: ResolutionContext) {
+        var chain = [description]
+        var owner = self.owner
+        while let next = owner.waitingFor {
+            chain.append(next.description)
+            if next.owner === waiter {
+                chain.append(description)
+                registry.unlock()
+                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.")
+            }
+            owner = next.owner
+        }
+    }
 }

@@ -8,20 +8,16 @@
 /// back as the same `Service` type it was stored as.
 @usableFromInline
 enum ValueStorage {
-    /// True when every `Service` value is a single strong class reference
-    /// (a class type, or `AnyObject`): then it is stored as the object itself.
+    /// True when every `Service` value is a single strong class reference (a
+    /// class type, or `AnyObject`): then it is stored as the object itself.
     ///
-    /// This must give the same answer in every compilation of the caller:
-    /// an app's specialized code may store a value that the library's
-    /// unspecialized code reads back, or the reverse. `_canBeClass` alone is
-    /// a compile-time answer ("maybe" in unspecialized code), so it serves
-    /// only to rule types out; the decision is read from the type's metadata.
+    /// It gives the same answer in every compilation of the caller (an app's
+    /// specialized code may store a value that the library's unspecialized
+    /// code reads back, or the reverse): a cast of the metatype, which the
+    /// optimizer folds when `Service` is known.
     @inlinable
     static func isClassReference<Service>(_: Service.Type) -> Bool {
-        if _canBeClass(Service.self) == 0 {
-            return false
-        }
-        return TypeMetadata.isClass(Service.self) || Service.self == AnyObject.self
+        Service.self is AnyClass || Service.self == AnyObject.self
     }
 
     /// An owned (+1) pointer that holds `value`.
@@ -34,19 +30,14 @@ enum ValueStorage {
     }
 
     /// The value behind a pointer made by `retainedPointer` for the same type.
+    /// The only reference count taken is the caller's own copy of the result.
     @inlinable
     static func value<Service>(at pointer: UnsafeMutableRawPointer, as type: Service.Type) -> Service {
-        // Straight from the pointer: the only reference count taken is the
-        // caller's own copy of the result.
         if isClassReference(Service.self) {
             return unsafeBitCast(pointer, to: Service.self)
         }
-        return Unmanaged<Box<Service>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.value }
-    }
-
-    /// Gives up the reference a `retainedPointer` owns.
-    static func release(_ pointer: UnsafeMutableRawPointer) {
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        unowned(unsafe) let box = Unmanaged<Box<Service>>.fromOpaque(pointer).takeUnretainedValue()
+        return box.value
     }
 
     /// The object to keep for the graph scope, which keeps class instances
@@ -56,8 +47,7 @@ enum ValueStorage {
     @inlinable
     static func retainedGraphObject<Service>(for value: Service) -> Unmanaged<AnyObject>? {
         if isClassReference(Service.self) {
-            // Through the raw pointer: exactly one retain, the entry's own.
-            return Unmanaged<AnyObject>.fromOpaque(unsafeBitCast(value, to: UnsafeRawPointer.self)).retain()
+            return Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self))
         }
         guard holdsClassInstance(value) else {
             return nil
@@ -77,11 +67,13 @@ enum ValueStorage {
         return value as AnyObject
     }
 
-    /// Whether `value`, of a protocol type, holds a class instance (checked
-    /// for the value, since the static type cannot say).
+    /// Whether `value`, of a protocol type, holds a class instance: its
+    /// dynamic type is a class. (`type(of:)` of a generic value bound to a
+    /// protocol type is the protocol's metatype; of the value as `Any`, the
+    /// dynamic type.)
     @inlinable
     static func holdsClassInstance<Service>(_ value: Service) -> Bool {
-        TypeMetadata.isExistential(Service.self) && TypeMetadata.isClass(type(of: value as Any))
+        type(of: value as Any) is AnyClass
     }
 }
 
@@ -93,56 +85,5 @@ final class Box<Value> {
     @inlinable
     init(_ value: Value) {
         self.value = value
-    }
-}
-
-/// A few facts about types, read from the Swift runtime's type metadata.
-///
-/// The layout used is the stable Swift ABI: a metadata record starts with its
-/// kind; for a struct the nominal type descriptor follows, then the generic
-/// arguments. These probes replace dynamic casts where only the shape of a
-/// type matters.
-@usableFromInline
-enum TypeMetadata {
-    /// `MetadataKind` values from the Swift ABI.
-    static let structKind: UInt = 0x200
-    static let existentialKind: UInt = 0x303
-    static let extendedExistentialKind: UInt = 0x307
-    /// Kinds above this are not kinds but an Objective-C isa: a class.
-    static let lastEnumeratedKind: UInt = 0x7FF
-
-    @usableFromInline
-    static func kind(of type: Any.Type) -> UInt {
-        unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
-    }
-
-    /// True for protocol (existential) types such as `any P`.
-    @usableFromInline
-    static func isExistential(_ type: Any.Type) -> Bool {
-        let kind = kind(of: type)
-        return kind == existentialKind || kind == extendedExistentialKind
-    }
-
-    /// True for class types (Swift or Objective-C).
-    @usableFromInline
-    static func isClass(_ type: Any.Type) -> Bool {
-        let kind = kind(of: type)
-        return kind == 0 || kind > lastEnumeratedKind
-    }
-
-    /// True when `type` is `Dictionary<String, V>` for some `V`: the same
-    /// nominal descriptor and first generic argument as `[String: Int]`.
-    @usableFromInline
-    static func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
-        guard kind(of: type) == structKind else {
-            return false
-        }
-        let probe = unsafeBitCast(type, to: UnsafeRawPointer.self)
-        let reference = unsafeBitCast([String: Int].self, to: UnsafeRawPointer.self)
-        let word = MemoryLayout<UnsafeRawPointer>.stride
-        return probe.load(fromByteOffset: word, as: UnsafeRawPointer.self)
-            == reference.load(fromByteOffset: word, as: UnsafeRawPointer.self)
-            && probe.load(fromByteOffset: 2 * word, as: UnsafeRawPointer.self)
-            == reference.load(fromByteOffset: 2 * word, as: UnsafeRawPointer.self)
     }
 }

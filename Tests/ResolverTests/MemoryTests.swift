@@ -56,7 +56,7 @@ extension ResolverTests {
             weak var container: Resolver?
             weak var captured: Captured?
             allocator.withAllocator { raw in
-                let resolver = Resolver(mutex: Registry.shared.mutex, allocator: raw)
+                let resolver = Resolver(mutex: registry.mutex, allocator: raw)
                 let object = Captured()
                 captured = object
                 for i in 0..<100 {
@@ -74,8 +74,7 @@ extension ResolverTests {
         /// Registration that runs out of memory in the C table is reported,
         /// and leaves the table and every registration exactly as before.
         @Test func aFailedRegistrationChangesNothing() {
-            let registry = Registry.shared
-            final class Reports: @unchecked Sendable { var messages: [String] = [] }
+                        final class Reports: @unchecked Sendable { var messages: [String] = [] }
             let reports = Reports()
             registry.withLock { registry.failureHook = { reports.messages.append($0) } }
             defer { registry.withLock { registry.failureHook = nil } }
