@@ -11,7 +11,7 @@ let package = Package(
     name: "ResolverBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The library under test, by path: its products `Resolver` and `CRegistry`.
+        // The library under test, by path: its product `Resolver`.
         .package(name: "Resolver", path: ".."),
         // The harness, with the malloc interposer only (mallocs per operation).
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
@@ -23,10 +23,13 @@ let package = Package(
         .target(name: "BaselineResolver"),
         // Services, generated types, the Workload protocol: no dependencies.
         .target(name: "BenchFixtures"),
+        // The library's C table, built from its sources (a symlink to
+        // ../Sources/CRegistry): it is not a product of the library.
+        .target(name: "CRegistryTable"),
         // Family 1 workloads: CRegistry and Dictionary.
         .target(
             name: "BenchTables",
-            dependencies: ["BenchFixtures", .product(name: "CRegistry", package: "Resolver")]
+            dependencies: ["BenchFixtures", "CRegistryTable"]
         ),
         // Family 2 workloads: one file per implementation.
         .target(

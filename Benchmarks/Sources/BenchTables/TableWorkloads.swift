@@ -2,17 +2,19 @@
 //
 // Every implementation gets the same logical keys, in the same pseudo-random
 // order, all computed before any timing:
-// - CRegistry: `crg_key` structs (name hashes computed once, as the Resolver
-//   front end does), called through the `_locked` functions with the table's
-//   mutex taken once per batch ("CRegistry"), or through the self-locking
-//   `crg_get` per lookup ("CRegistry+lock");
+// - CRegistry: `crg_key` structs (name hashes computed once, as a
+//   `Resolver.Name` does; the key's own hash computed on every lookup, as on
+//   every resolve), writes through the `_locked` functions with the table's
+//   mutex taken once per batch, lookups through `crg_find` in one read section
+//   per batch ("CRegistry"), or through `crg_get`, which enters and leaves a
+//   read section per lookup ("CRegistry+section");
 // - Dictionary<Key, AnyObject>, Key = (ObjectIdentifier, String?): the same key;
 // - Dictionary<ObjectIdentifier, AnyObject>: unnamed keys only.
 // Values are one preallocated object (a raw pointer to it for the C table), so
 // nothing is allocated in the timed loops except what a table does itself.
 
 import BenchFixtures
-import CRegistry
+import CRegistryTable
 
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +38,7 @@ public enum TableOp: String, CaseIterable, Sendable {
 
 public enum TableImpl: String, CaseIterable, Sendable {
     case cregistry = "CRegistry"
-    case cregistryLocking = "CRegistry+lock"
+    case cregistryLocking = "CRegistry+section"
     case dictionaryKey = "Dictionary<Key>"
     case dictionaryObjectIdentifier = "Dictionary<ObjectIdentifier>"
 
@@ -188,10 +190,14 @@ final class CRegistryAdapter: TableAdapter {
         return created!
     }
 
-    deinit { crg_destroy(table, nil, nil) }
+    deinit {
+        crg_destroy(table)
+        _ = crg_collect()
+    }
 
     func reset() {
-        crg_destroy(table, nil, nil)
+        crg_destroy(table)
+        _ = crg_collect()
         table = CRegistryAdapter.create()
     }
 
@@ -199,37 +205,46 @@ final class CRegistryAdapter: TableAdapter {
 
     func insert(_ keys: CKeys, _ range: Range<Int>) {
         let base = keys.base
-        crg_lock(table)
+        let mutex = crg_table_mutex(table)!
+        crg_mutex_lock(mutex)
         for i in range {
-            let status = crg_put_locked(table, base + i, tableValuePointer, nil)
+            var key = base[i]
+            key.hash = 0
+            let status = crg_put_locked(table, &key, tableValuePointer, nil)
             if status != 0 { fatalError("crg_put_locked failed: \(status)") }
         }
-        crg_unlock(table)
+        crg_mutex_unlock(mutex)
     }
 
     func remove(_ keys: CKeys, _ range: Range<Int>) {
         let base = keys.base
-        crg_lock(table)
+        let mutex = crg_table_mutex(table)!
+        crg_mutex_lock(mutex)
         for i in range {
-            let status = crg_remove_locked(table, base + i, nil)
+            var key = base[i]
+            key.hash = 0
+            let status = crg_remove_locked(table, &key, nil)
             if status != 0 { fatalError("crg_remove_locked failed: \(status)") }
         }
-        crg_unlock(table)
+        crg_mutex_unlock(mutex)
+        _ = crg_collect()
     }
 
     func lookup(_ keys: CKeys, _ range: Range<Int>) -> UInt {
         let base = keys.base
         var checksum: UInt = 0
         var value: UnsafeMutableRawPointer?
-        crg_lock(table)
+        crg_read_begin()
         for i in range {
-            if crg_get_locked(table, base + i, &value) == 0 {
+            var key = base[i]
+            key.hash = 0
+            if crg_find(table, &key, &value) == 0 {
                 checksum &+= UInt(bitPattern: value)
             } else {
                 checksum &+= 1
             }
         }
-        crg_unlock(table)
+        crg_read_end()
         return checksum
     }
 
@@ -238,7 +253,9 @@ final class CRegistryAdapter: TableAdapter {
         var checksum: UInt = 0
         var value: UnsafeMutableRawPointer?
         for i in range {
-            if crg_get(table, base + i, &value) == 0 {
+            var key = base[i]
+            key.hash = 0
+            if crg_get(table, &key, &value) == 0 {
                 checksum &+= UInt(bitPattern: value)
             } else {
                 checksum &+= 1
