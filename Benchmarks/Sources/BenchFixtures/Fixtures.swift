@@ -43,9 +43,10 @@ public let benchmarkServiceName = "fred"
 /// The argument passed by the one-argument scenario.
 public let benchmarkArgument = 7
 
-/// The 1,000 generated service types conform to this. They are written, with
-/// `generatedServiceCount` and `forEachGeneratedService(_:)`, by
-/// Scripts/generate_services.py into GeneratedServices.swift.
+/// The 1,000 generated service types conform to this. They are written at
+/// build time, with `generatedServiceCount` and `forEachGeneratedService(_:)`,
+/// by Sources/GenerateServices (run by Plugins/GenerateServicesPlugin) into
+/// this target's plugin work directory under .build.
 public protocol GeneratedService: AnyObject {
     init()
 }
