@@ -22,7 +22,10 @@ let package = Package(
         // The original Resolver 1.5.1 storage design, rebuilt small, as a baseline.
         .target(name: "BaselineResolver"),
         // Services, generated types, the Workload protocol: no dependencies.
-        .target(name: "BenchFixtures"),
+        .target(name: "BenchFixtures", plugins: ["GenerateServicesPlugin"]),
+        // Writes BenchFixtures' 1,000 service types at build time, into .build.
+        .executableTarget(name: "GenerateServices"),
+        .plugin(name: "GenerateServicesPlugin", capability: .buildTool(), dependencies: ["GenerateServices"]),
         // The library's C table, built from its sources (a symlink to
         // ../Sources/CRegistry): it is not a product of the library.
         .target(name: "CRegistryTable"),

@@ -43,9 +43,34 @@ public let benchmarkServiceName = "fred"
 /// The argument passed by the one-argument scenario.
 public let benchmarkArgument = 7
 
-/// The generated types (GeneratedServices.swift) conform to this.
+/// The 1,000 generated service types conform to this. They are written at
+/// build time, with `generatedServiceCount` and `forEachGeneratedService(_:)`,
+/// by Sources/GenerateServices (run by Plugins/GenerateServicesPlugin) into
+/// this target's plugin work directory under .build.
 public protocol GeneratedService: AnyObject {
     init()
+}
+
+/// Something done once per generated service type: each container's
+/// registration code (BenchScenarios: `OursRegistrar`, `SwinjectRegistrar`,
+/// `BaselineRegistrar`), passed to `forEachGeneratedService(_:)`.
+///
+/// The register scenario measures what an app's registration code costs: 1,000
+/// calls like `resolver.register { GeneratedService0042() }`, each compiled for
+/// its concrete type (the library's `@inlinable` register specialized for it,
+/// the factory a context-free closure). Written generically, one line per
+/// container, the calls stay that way in release builds:
+/// `forEachGeneratedService` is `@inlinable`, so BenchScenarios specializes it
+/// for each registrar, and in it each `visit(GeneratedService0042.self)` has a
+/// concrete type argument, so `visit` is specialized (and inlined,
+/// `@inline(__always)`) for that type: the same code as the hand-written call
+/// (the release binary holds one specialized factory closure per type and
+/// container). Unspecialized, each call would time the library's generic path
+/// and the runtime's generic metadata lookups instead, and each factory closure
+/// would capture the type's metadata in a heap context (one more malloc per
+/// registration, visible in the report's register row).
+public protocol GeneratedServiceVisitor {
+    func visit<Service: GeneratedService>(_ type: Service.Type)
 }
 
 /// Where results go, so that the optimiser cannot drop or shortcut the work

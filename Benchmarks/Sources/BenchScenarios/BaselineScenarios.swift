@@ -15,12 +15,22 @@ func baselineWorkload(_ scenario: ResolverScenario) -> Workload {
     case .twoThreads: return TwoThreadWorkload(BaselineSingleton())
     case .register:
         return RegisterWorkload(make: { BaselineResolver() }, fill: { resolver in
-            registerGeneratedServices(resolver)
+            forEachGeneratedService(BaselineRegistrar(resolver: resolver))
         })
     case .mutex: preconditionFailure("no baseline variant of \(scenario)")
     }
 }
 
+/// Registers one generated service as an app does, `resolver.register { GeneratedService0042() }`
+/// (specialized for each type: see `GeneratedServiceVisitor`).
+struct BaselineRegistrar: GeneratedServiceVisitor {
+    let resolver: BaselineResolver
+
+    @inline(__always)
+    func visit<Service: GeneratedService>(_: Service.Type) {
+        resolver.register { Service() }
+    }
+}
 
 final class BaselineSingleton: BenchOperation, @unchecked Sendable {
     let resolver = BaselineResolver()
@@ -47,7 +57,7 @@ final class BaselineTransient: BenchOperation {
 
     init(othersRegistered: Bool) {
         if othersRegistered {
-            registerGeneratedServices(resolver)
+            forEachGeneratedService(BaselineRegistrar(resolver: resolver))
         }
         resolver.register { Plain() }.scope(.unique)
     }

@@ -16,12 +16,22 @@ func oursWorkload(_ scenario: ResolverScenario) -> Workload {
     case .twoThreads: return TwoThreadWorkload(OursSingleton())
     case .register:
         return RegisterWorkload(make: { Resolver() }, fill: { resolver in
-            registerGeneratedServices(resolver)
+            forEachGeneratedService(OursRegistrar(resolver: resolver))
         })
     case .mutex: preconditionFailure("no Resolver variant of \(scenario)")
     }
 }
 
+/// Registers one generated service as an app does, `resolver.register { GeneratedService0042() }`
+/// (specialized for each type: see `GeneratedServiceVisitor`).
+struct OursRegistrar: GeneratedServiceVisitor {
+    let resolver: Resolver
+
+    @inline(__always)
+    func visit<Service: GeneratedService>(_: Service.Type) {
+        resolver.register { Service() }
+    }
+}
 
 final class OursSingleton: BenchOperation, @unchecked Sendable {
     let resolver = Resolver()
@@ -49,7 +59,7 @@ final class OursTransient: BenchOperation {
 
     init(othersRegistered: Bool) {
         if othersRegistered {
-            registerGeneratedServices(resolver)
+            forEachGeneratedService(OursRegistrar(resolver: resolver))
         }
         resolver.register { Plain() }.scope(.unique)
     }

@@ -19,12 +19,23 @@ func swinjectWorkload(_ scenario: ResolverScenario) -> Workload {
     case .twoThreads: return TwoThreadWorkload(SwinjectSingleton(synchronized: true))
     case .register:
         return RegisterWorkload(make: { Container() }, fill: { container in
-            registerGeneratedServices(container)
+            forEachGeneratedService(SwinjectRegistrar(container: container))
         })
     case .mutex: preconditionFailure("no Swinject variant of \(scenario)")
     }
 }
 
+/// Registers one generated service as an app does,
+/// `container.register(GeneratedService0042.self) { _ in GeneratedService0042() }`
+/// (specialized for each type: see `GeneratedServiceVisitor`).
+struct SwinjectRegistrar: GeneratedServiceVisitor {
+    let container: Container
+
+    @inline(__always)
+    func visit<Service: GeneratedService>(_: Service.Type) {
+        container.register(Service.self) { _ in Service() }
+    }
+}
 
 final class SwinjectSingleton: BenchOperation, @unchecked Sendable {
     let container = Container()
@@ -54,7 +65,7 @@ final class SwinjectTransient: BenchOperation {
 
     init(othersRegistered: Bool) {
         if othersRegistered {
-            registerGeneratedServices(container)
+            forEachGeneratedService(SwinjectRegistrar(container: container))
         }
         container.register(Plain.self) { _ in Plain() }.inObjectScope(.transient)
     }
