@@ -27,19 +27,22 @@ func floorWorkload(_ scenario: ResolverScenario) -> Workload {
     }
 }
 
-/// Hands back an instance it keeps, through a call the optimiser cannot see
-/// into: a strong reference, retained for the caller, as every resolver must.
-/// The instance is built at run time, an ordinary heap object: a global `let`
+/// One retain and one release of an instance it keeps, as every resolver must
+/// do to hand out a shared instance (the caller owns a reference and gives it
+/// up). Done explicitly: a call returning a stored property is compiled to
+/// return it without any reference counting, which measured nothing. The
+/// instance is built at run time, an ordinary heap object: a global `let`
 /// initialised with `Plain()` would become a statically initialised, immortal
 /// object whose retains and releases are skipped, so two threads would not
 /// contend on its reference count the way they do on a resolved singleton.
 final class FloorKeptInstance: BenchOperation, @unchecked Sendable {
-    private let kept = Plain()
+    private let kept = Unmanaged.passRetained(Plain())
 
-    @inline(never)
-    func keptPlain() -> Plain { kept }
-
-    func run() { sink(keptPlain()) }
+    func run() {
+        let reference = kept.retain()
+        sink(reference.takeUnretainedValue())
+        reference.release()
+    }
 }
 
 final class FloorConstruct: BenchOperation {
