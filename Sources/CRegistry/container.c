@@ -19,6 +19,7 @@ typedef struct crg_children {
 } crg_children;
 
 struct crg_container {
+    /* crg_container_head (crg_table_inline.h): what the inline lookup reads. */
     crg_table *table;
     crg_children *children; /* atomic pointer; NULL: none */
     crg_garbage garbage;
@@ -109,14 +110,7 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     return 0;
 }
 
-int crg_container_find(crg_container *c, crg_key *key, void **value) {
-    if (c == NULL) {
-        return EINVAL;
-    }
-    int rc = crg_find(c->table, key, value);
-    if (rc != ENOENT) {
-        return rc;
-    }
+int crg_internal_find_in_children(crg_container *c, crg_key *key, void **value) {
     crg_children *children = __atomic_load_n(&c->children, __ATOMIC_ACQUIRE);
     if (children == NULL) {
         return ENOENT;

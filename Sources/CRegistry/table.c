@@ -31,6 +31,11 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+/* Shorter names for the layout helpers of crg_table_inline.h. */
+#define crg_slots_of crg_internal_slots
+#define crg_probe crg_internal_probe
+#define crg_distance crg_internal_distance
+
 #define LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
@@ -85,18 +90,24 @@ uint64_t crg_name_hash(const void *bytes, size_t len) {
     return XXH3_64bits_withSeed(len ? bytes : empty, len, crg_seed);
 }
 
-/* The stored hash of a key: XXH3 over the 16 bytes (type, name hash), kept in
- * the key. "No name" and "a name" hash under different seeds, so they differ
- * even when a name's hash happens to be 0. 0 marks an empty slot (and a key
- * not hashed yet), so it is remapped. */
-static inline uint64_t crg_key_hash(crg_key *key) {
-    if (CRG_LIKELY(key->hash != 0)) {
-        return key->hash;
+/* The stored hash of a key, kept in the key: XXH3 over the type alone for a
+ * key with no name, over (type, name hash) for a named key, under different
+ * seeds, so the two kinds differ even when a name's hash happens to be 0. 0
+ * marks an empty slot (and a key not hashed yet), so it is remapped. */
+uint64_t crg_internal_key_hash(crg_key *key) {
+    uint64_t hash;
+    if (key->has_name) {
+        uint64_t words[2] = { key->type, key->name_hash };
+        hash = XXH3_64bits_withSeed(words, sizeof words, crg_seed + 1);
+    } else {
+        hash = XXH3_64bits_withSeed(&key->type, sizeof key->type, crg_seed);
     }
-    uint64_t words[2] = { key->type, key->has_name ? key->name_hash : 0 };
-    uint64_t hash = XXH3_64bits_withSeed(words, sizeof words, crg_seed + (key->has_name ? 1 : 0));
     key->hash = hash ? hash : 1;
     return key->hash;
+}
+
+static inline uint64_t crg_key_hash(crg_key *key) {
+    return key->hash != 0 ? key->hash : crg_internal_key_hash(key);
 }
 
 static inline bool crg_key_valid(const crg_key *key) {
@@ -107,45 +118,12 @@ static inline bool crg_key_valid(const crg_key *key) {
 /* Memory                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* An owned copy of a name, retired as a unit when its key is removed. The
- * empty name is a crg_name with len 0, distinct from "no name" (NULL). */
-typedef struct crg_name {
-    crg_garbage garbage;
-    crg_allocator allocator;
-    size_t len;
-    uint8_t bytes[];
-} crg_name;
-
-/* 32 bytes: two slots per cache line (arrays are 64-byte aligned). */
-typedef struct crg_slot {
-    uint64_t hash; /* 0: empty */
-    uint64_t type;
-    crg_name *name;
-    void *value;
-} crg_slot;
-
-/* A slot array's header, placed right before its slots. Retired as a unit:
- * alone when the table moved to another array, or with its contents (names,
- * and values when the table owns them) when it was cleared or destroyed. */
-typedef struct crg_slots {
-    crg_garbage garbage;
-    crg_allocator allocator;
-    crg_release_fn release; /* the values' release, for a retirement with contents */
-    void *release_context;
-    void *memory;           /* what was allocated (the header and slots are aligned inside it) */
-    size_t mask;            /* capacity - 1 */
-    bool owns_contents;
-    bool is_static;
-} crg_slots;
-
-static inline crg_slot *crg_slots_of(crg_slots *s) {
-    return (crg_slot *)(void *)(s + 1);
-}
-
 struct crg_table {
-    /* What readers read, first. */
-    uint64_t seq;     /* odd while a writer moves slots */
-    crg_slots *slots; /* the current array (atomic pointer) */
+    /* What readers read, first (crg_table_head, crg_table_inline.h): the
+     * sequence number, odd while a writer moves slots, and the current array
+     * (an atomic pointer). */
+    uint64_t seq;
+    crg_slots *slots;
     /* The rest is the writers', under the mutex. */
     size_t count;
     size_t min_capacity;
@@ -269,107 +247,14 @@ static void crg_retire_name(crg_name *name) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* Probing                                                                   */
+/* Reading (the inline lookups are in crg_table_inline.h)                    */
 /* ------------------------------------------------------------------------ */
 
-static inline size_t crg_distance(size_t index, uint64_t hash, size_t mask) {
-    return (index - (size_t)hash) & mask;
-}
-
-/* Equal bytes? Names are mostly short, and for 4 to 16 bytes two pairs of
- * overlapping loads compare them without a loop: no call to memcmp, and no
- * length-dependent branch to mispredict after a cache miss. */
-static inline bool crg_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n) {
-    if (n >= 8 && n <= 16) {
-        uint64_t a0, b0, a1, b1;
-        memcpy(&a0, a, 8);
-        memcpy(&b0, b, 8);
-        memcpy(&a1, a + n - 8, 8);
-        memcpy(&b1, b + n - 8, 8);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    if (n >= 4 && n < 8) {
-        uint32_t a0, b0, a1, b1;
-        memcpy(&a0, a, 4);
-        memcpy(&b0, b, 4);
-        memcpy(&a1, a + n - 4, 4);
-        memcpy(&b1, b + n - 4, 4);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    return n == 0 || memcmp(a, b, n) == 0;
-}
-
-static inline bool crg_name_matches(const crg_name *stored, const crg_key *key) {
-    if (!key->has_name) {
-        return stored == NULL;
-    }
-    return stored != NULL && stored->len == key->name_len &&
-           crg_bytes_equal(stored->bytes, (const uint8_t *)key->name, stored->len);
-}
-
-/* The index of `key`'s slot in `s`, or -1. Safe against a concurrent writer
- * (every read is atomic, and at most capacity slots are visited), but only a
- * probe that the sequence number validates means anything. */
-static inline ptrdiff_t crg_probe(crg_slots *s, const crg_key *key, uint64_t hash) {
-    crg_slot *slots = crg_slots_of(s);
-    const size_t mask = s->mask;
-    size_t index = (size_t)hash & mask;
-    for (size_t distance = 0; distance <= mask; distance++) {
-        crg_slot *slot = &slots[index];
-        uint64_t stored = LOAD_RELAXED(&slot->hash);
-        if (stored == 0) {
-            return -1;
-        }
-        if (stored == hash && LOAD_RELAXED(&slot->type) == key->type &&
-            crg_name_matches(LOAD_ACQUIRE(&slot->name), key)) {
-            return (ptrdiff_t)index;
-        }
-        if (crg_distance(index, stored, mask) < distance) {
-            return -1;
-        }
-        index = (index + 1) & mask;
-    }
-    return -1;
-}
-
-static inline void crg_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-enum { CRG_READ_ATTEMPTS = 16 };
-
-int crg_find(crg_table *t, crg_key *key, void **value) {
-    if (CRG_UNLIKELY(t == NULL || !crg_key_valid(key))) {
-        return EINVAL;
-    }
-    const uint64_t hash = crg_key_hash(key);
-    for (int attempt = 0; attempt < CRG_READ_ATTEMPTS; attempt++) {
-        uint64_t before = LOAD_ACQUIRE(&t->seq);
-        if (CRG_LIKELY((before & 1) == 0)) {
-            crg_slots *s = LOAD_ACQUIRE(&t->slots);
-            ptrdiff_t index = crg_probe(s, key, hash);
-            void *found = index >= 0 ? LOAD_ACQUIRE(&crg_slots_of(s)[index].value) : NULL;
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);
-            if (CRG_LIKELY(LOAD_RELAXED(&t->seq) == before)) {
-                if (index < 0) {
-                    return ENOENT;
-                }
-                if (value != NULL) {
-                    *value = found;
-                }
-                return 0;
-            }
-        }
-        crg_cpu_relax();
-    }
+int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
     crg_slots *s = t->slots;
-    ptrdiff_t index = crg_probe(s, key, hash);
+    ptrdiff_t index = crg_probe(s, key, crg_key_hash(key));
     if (index >= 0 && value != NULL) {
         *value = crg_slots_of(s)[index].value;
     }
@@ -609,7 +494,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         name->allocator = t->allocator;
         name->len = key->name_len;
         if (name->len > 0) {
-            memcpy(name->bytes, key->name, name->len);
+            memcpy((uint8_t *)(void *)(name + 1), key->name, name->len);
         }
     }
     crg_slot entry = { hash, key->type, name, value };
@@ -790,7 +675,7 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
         crg_entry entry = {
             slot->type,
             slot->name != NULL,
-            slot->name != NULL && slot->name->len > 0 ? slot->name->bytes : NULL,
+            slot->name != NULL && slot->name->len > 0 ? crg_internal_name_bytes(slot->name) : NULL,
             slot->name != NULL ? slot->name->len : 0,
             slot->value,
         };

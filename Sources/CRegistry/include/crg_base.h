@@ -16,6 +16,14 @@
 #define CRG_NONNULL
 #endif
 
+/* For the few functions a resolve runs: inlined even where the compiler's
+ * size heuristic would not (Swift callers included). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CRG_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define CRG_ALWAYS_INLINE
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define CRG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CRG_UNLIKELY(x) __builtin_expect(!!(x), 0)

@@ -84,7 +84,7 @@ crg_reader *CRG_NONNULL crg_internal_attach_reader(void);
  * Enters a read section (or a nested one). Never blocks, never fails, writes
  * nothing another thread writes.
  */
-static inline void crg_read_begin(void) {
+static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
     crg_reader *reader = crg_internal_current_reader;
     if (CRG_UNLIKELY(reader == NULL)) {
         reader = crg_internal_attach_reader();
@@ -104,7 +104,7 @@ void crg_internal_leave_collect(void);
  * retired objects are waiting, which may run their releases on this thread.
  * Must pair with crg_read_begin() on the same thread.
  */
-static inline void crg_read_end(void) {
+static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
     crg_reader *reader = crg_internal_current_reader;
     if (--reader->depth == 0) {
         __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);

@@ -75,6 +75,7 @@
 #define CRG_TABLE_H
 
 #include "crg_base.h"
+#include "crg_epoch.h"
 #include "crg_mutex.h"
 
 CRG_EXTERN_C_BEGIN
@@ -188,9 +189,11 @@ crg_mutex *CRG_NULLABLE crg_table_mutex(crg_table *CRG_NULLABLE t);
  * Looks `key` up without a lock. Call inside a read section (crg_read_begin),
  * or holding the table's mutex. On success stores the value in *value (when
  * `value` is non-NULL): valid until the read section ends. Returns 0, ENOENT
- * or EINVAL. Never allocates; stores the key's hash in key->hash.
+ * or EINVAL. Never allocates; stores the key's hash in key->hash. Inline
+ * (crg_table_inline.h): this is the probe every resolve makes.
  */
-int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
+                                              void *CRG_NULLABLE *CRG_NULLABLE value);
 
 /** crg_find() inside a read section of its own: for callers outside one. Only
  * the presence of the key is reliable once it returns, unless the caller owns
@@ -301,10 +304,14 @@ int crg_container_add_child_locked(crg_container *CRG_NULLABLE c, crg_container 
 /**
  * Looks `key` up in `c`'s table, then in each child in the order added, depth
  * first, under crg_find's rules (a read section, or the mutex). On success
- * stores the value in *value. Returns 0, ENOENT or EINVAL.
+ * stores the value in *value. Returns 0, ENOENT or EINVAL. Inline for the
+ * container's own table; the children are searched out of line.
  */
-int crg_container_find(crg_container *CRG_NULLABLE c, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+static inline CRG_ALWAYS_INLINE int crg_container_find(crg_container *CRG_NULLABLE c, crg_key *CRG_NULLABLE key,
+                                                       void *CRG_NULLABLE *CRG_NULLABLE value);
 
 CRG_EXTERN_C_END
+
+#include "crg_table_inline.h"
 
 #endif /* CRG_TABLE_H */
