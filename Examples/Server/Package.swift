@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 // The server example: a Hummingbird 2 app whose route handlers get each request's
-// services from Resolver. A package of its own so that the library keeps no server
-// dependencies.
+// services from Resolver, or, for comparison, from Swinject. A package of its own so
+// that the library keeps no server dependencies.
 import PackageDescription
 
 let package = Package(
@@ -14,17 +14,19 @@ let package = Package(
         // The library, by path: product and module `Resolver`.
         .package(name: "Resolver", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/Swinject/Swinject.git", exact: "2.10.0"),
     ],
     targets: [
-        // Services, routes and the wiring.
+        // Services, routes and the two wirings.
         .target(
             name: "ItemsApp",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Resolver", package: "Resolver"),
+                .product(name: "Swinject", package: "Swinject"),
             ]
         ),
-        // The server.
+        // The server: CONTAINER=resolver|swinject picks the wiring.
         .executableTarget(
             name: "ItemsServer",
             dependencies: [

@@ -69,7 +69,7 @@ public final class InMemoryItemStore: ItemStore {
 
 /// The writes of one request, staged by the repository and committed by the service.
 ///
-/// Registered in `.graph` scope (the default scope): everything built
+/// Registered in `.graph` scope (the default in both containers): everything built
 /// while resolving one controller gets this same instance, and the next request gets
 /// a new one. If the repository and the service held different units of work, the
 /// service would commit nothing and `POST /items` would fail.

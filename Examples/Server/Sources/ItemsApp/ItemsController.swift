@@ -59,3 +59,16 @@ public final class InjectedItemsController: ItemsController {
 
     public init() {}
 }
+
+/// The same controller with its services passed in, as Swinject builds it.
+public final class ConstructedItemsController: ItemsController {
+    public let greeting: String
+    public let items: ItemService
+    public let repository: ItemRepository
+
+    public init(greeting: String, items: ItemService, repository: ItemRepository) {
+        self.greeting = greeting
+        self.items = items
+        self.repository = repository
+    }
+}
