@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 // The server example: a Hummingbird 2 app whose route handlers get each request's
 // services from Resolver, or, for comparison, from Swinject. A package of its own so
-// that the library keeps no server dependencies.
+// that the library keeps no server dependencies. `swift test --package-path
+// Examples/Server` from the repository root runs its tests.
 import PackageDescription
 
 let package = Package(
@@ -32,6 +33,17 @@ let package = Package(
             dependencies: [
                 "ItemsApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        // The routes called in-process, for both wirings.
+        .testTarget(
+            name: "ItemsAppTests",
+            dependencies: [
+                "ItemsApp",
+                .product(name: "Resolver", package: "Resolver"),
+                .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
     ],
