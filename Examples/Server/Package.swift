@@ -1,8 +1,8 @@
 // swift-tools-version:6.2
 // The server example: a Hummingbird 2 app whose route handlers get each request's
 // services from Resolver, or, for comparison, from Swinject. A package of its own so
-// that the library keeps no server dependencies. `swift test --package-path
-// Examples/Server` from the repository root runs its tests.
+// that the library keeps no server dependencies; build, test and load it from the
+// repository root with `make example-server` and `make load` (see README.md here).
 import PackageDescription
 
 let package = Package(
