@@ -71,6 +71,8 @@ SERVER_PACKAGE := Examples/Server
 LOAD_DURATION ?= 10s
 LOAD_THREADS ?= 2
 LOAD_CONNECTIONS ?= 64
+# Runs per wiring, alternating; more than 1 steadies the figures on a busy machine.
+LOAD_ROUNDS ?= 1
 
 example-server: deps
 	@echo "==> Examples/Server: build with warnings as errors (the first build takes a few minutes)"
@@ -78,13 +80,14 @@ example-server: deps
 	@echo "==> Examples/Server: swift test"
 	$(SWIFT) test --package-path $(SERVER_PACKAGE) -Xswiftc -warnings-as-errors
 
-# make load LOAD_DURATION=30s: the release server under wrk, once per wiring.
+# make load LOAD_DURATION=30s LOAD_ROUNDS=3: the release server under wrk, per wiring.
 load: deps load-wrk
 	@echo "==> Examples/Server: release build (the first one takes a few minutes)"
 	$(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --product ItemsServer
 	python3 $(SERVER_PACKAGE)/Scripts/load.py \
 		--binary "$$($(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --show-bin-path)/ItemsServer" \
-		--duration $(LOAD_DURATION) --threads $(LOAD_THREADS) --connections $(LOAD_CONNECTIONS)
+		--duration $(LOAD_DURATION) --threads $(LOAD_THREADS) --connections $(LOAD_CONNECTIONS) \
+		--rounds $(LOAD_ROUNDS)
 
 .PHONY: load-wrk
 load-wrk:

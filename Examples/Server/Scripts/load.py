@@ -3,7 +3,8 @@
 
 For each wiring: start the release server on a free localhost port, wait until it
 answers, store one item, drive a route that resolves its services per request with
-wrk for a fixed time, stop the server, and print requests per second.
+wrk for a fixed time, stop the server, and print requests per second. With
+--rounds N, each wiring is run N times in alternating order (a server each time).
 Only 127.0.0.1 is ever contacted; every run is bounded by wrk's duration.
 Standard library only.
 """
@@ -128,33 +129,47 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--wirings", default="resolver,swinject")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="runs per wiring, in alternating order; the table shows the middle one by requests/s")
     args = parser.parse_args()
     parse_seconds(args.duration)
+    wirings = args.wirings.split(",")
+    if args.rounds < 1:
+        sys.exit("load: --rounds must be at least 1")
 
-    results = {}
+    # Round 1 in the given order, round 2 reversed, and so on: a machine that gets
+    # busier or quieter during the run favours neither wiring.
+    runs = {wiring: [] for wiring in wirings}
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="items-load-") as logdir:
-        for wiring in args.wirings.split(","):
-            results[wiring] = run(args.binary, wiring, args, logdir)
+        for round_index in range(args.rounds):
+            for wiring in (wirings if round_index % 2 == 0 else wirings[::-1]):
+                runs[wiring].append(run(args.binary, wiring, args, logdir))
 
     print()
     print("GET /items/:id, each request resolving its controller, service, repository and unit of work")
-    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration} on {os.cpu_count()} cores "
-          f"(the server shares them); load average {load:.2f} before the first run")
+    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}, {args.rounds} run(s) per wiring, "
+          f"on {os.cpu_count()} cores (the server shares them); load average {load:.2f} before the first run")
     print()
-    print(f"{'wiring':<10} {'requests/s':>12} {'requests':>10} {'avg latency':>12} {'p99':>10}  errors")
-    for wiring, r in results.items():
+    spread = args.rounds > 1
+    print(f"{'wiring':<10} {'requests/s':>12} " + (f"{'runs':>17} " if spread else "")
+          + f"{'avg latency':>12} {'p99':>10}  errors")
+    medians = {}
+    for wiring, results in runs.items():
+        ordered = sorted(results, key=lambda r: r["rps"])
+        median = ordered[len(ordered) // 2]
+        medians[wiring] = median["rps"]
         errors = []
-        if r["non2xx"]:
-            errors.append(f"{r['non2xx']} non-2xx")
-        if r["socket_errors"]:
-            errors.append("socket " + r["socket_errors"])
-        print(f"{wiring:<10} {r['rps']:>12,.0f} {r['requests']:>10,} {r['latency']:>12} {r['p99']:>10}  "
-              f"{', '.join(errors) or 'none'}")
-    if "resolver" in results and "swinject" in results and results["swinject"]["rps"] > 0:
-        ratio = results["resolver"]["rps"] / results["swinject"]["rps"]
-        print(f"\nresolver / swinject: {ratio:.2f}x the requests per second")
-    if any(r["non2xx"] or r["rps"] <= 0 for r in results.values()):
+        non2xx = sum(r["non2xx"] for r in results)
+        if non2xx:
+            errors.append(f"{non2xx} non-2xx")
+        errors += ["socket " + r["socket_errors"] for r in results if r["socket_errors"]]
+        runs_text = f"{ordered[0]['rps']:,.0f}-{ordered[-1]['rps']:,.0f}" if spread else ""
+        print(f"{wiring:<10} {median['rps']:>12,.0f} " + (f"{runs_text:>17} " if spread else "")
+              + f"{median['latency']:>12} {median['p99']:>10}  {', '.join(errors) or 'none'}")
+    if medians.get("swinject") and "resolver" in medians:
+        print(f"\nresolver / swinject: {medians['resolver'] / medians['swinject']:.2f}x the requests per second")
+    if any(r["non2xx"] or r["rps"] <= 0 for results in runs.values() for r in results):
         sys.exit("load: some requests failed")
 
 
