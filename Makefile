@@ -7,6 +7,8 @@
 #   make tsan     tests under ThreadSanitizer
 #   make fuzz     libFuzzer on the C table for FUZZ_SECONDS (default 60)
 #   make example  runs Examples/ResolverExample
+#   make example-server  builds and tests Examples/Server (a Hummingbird app; minutes)
+#   make load     Examples/Server under wrk, Resolver and Swinject wirings side by side
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -20,7 +22,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps test c-warnings build-warnings asan ubsan tsan fuzz bench bench-scaling bench-instructions example clean
+.PHONY: all deps test c-warnings build-warnings asan ubsan tsan fuzz bench bench-scaling bench-instructions example example-server load clean
 
 all: test
 
@@ -63,6 +65,41 @@ test: c-warnings build-warnings
 
 example: deps
 	$(SWIFT) run ResolverExample
+
+# The server example is a package of its own (Examples/Server): Hummingbird's first
+# build takes minutes on 2 cores, so it is not part of `make test`.
+SERVER_PACKAGE := Examples/Server
+LOAD_DURATION ?= 10s
+LOAD_THREADS ?= 2
+LOAD_CONNECTIONS ?= 64
+# Runs per wiring, alternating; more than 1 steadies the figures on a busy machine.
+LOAD_ROUNDS ?= 1
+
+example-server: deps
+	@echo "==> Examples/Server: build with warnings as errors (the first build takes a few minutes)"
+	$(SWIFT) build --package-path $(SERVER_PACKAGE) --build-tests -Xswiftc -warnings-as-errors
+	@echo "==> Examples/Server: swift test"
+	$(SWIFT) test --package-path $(SERVER_PACKAGE) -Xswiftc -warnings-as-errors
+
+# make load LOAD_DURATION=30s LOAD_ROUNDS=3: the release server under wrk, per wiring.
+load: deps load-wrk
+	@echo "==> Examples/Server: release build (the first one takes a few minutes)"
+	$(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --product ItemsServer
+	python3 $(SERVER_PACKAGE)/Scripts/load.py \
+		--binary "$$($(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --show-bin-path)/ItemsServer" \
+		--duration $(LOAD_DURATION) --threads $(LOAD_THREADS) --connections $(LOAD_CONNECTIONS) \
+		--rounds $(LOAD_ROUNDS)
+
+.PHONY: load-wrk
+load-wrk:
+	@if ! command -v wrk >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "==> wrk not found: installing it with apt-get"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk >/dev/null; \
+		else \
+			echo "wrk not found: install it (Debian/Ubuntu: apt-get install wrk, Homebrew: wrk)." >&2; exit 1; \
+		fi; \
+	fi
 
 asan: deps
 	@echo "==> swift test under AddressSanitizer"
@@ -129,4 +166,4 @@ bench-valgrind:
 	fi
 
 clean:
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build

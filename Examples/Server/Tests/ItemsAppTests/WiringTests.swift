@@ -1,0 +1,34 @@
+// Picking the container, and replacing a Swinject registration the way Swinject users
+// do in tests. (This file imports Swinject and not Resolver: both modules declare a
+// `Resolver`. Resolver's own mock test is in RoutesTests, with the other tests that
+// touch its global registry.)
+import HummingbirdTesting
+import ItemsApp
+import Swinject
+import Testing
+
+struct WiringTests {
+    @Test func containerFromTheEnvironment() throws {
+        #expect(try ContainerKind(environment: [:]) == .resolver)
+        #expect(try ContainerKind(environment: ["CONTAINER": ""]) == .resolver)
+        #expect(try ContainerKind(environment: ["CONTAINER": "resolver"]) == .resolver)
+        #expect(try ContainerKind(environment: ["CONTAINER": "swinject"]) == .swinject)
+        #expect(try ContainerKind(environment: ["CONTAINER": "Swinject"]) == .swinject)
+        #expect(throws: ContainerKind.UnknownContainer.self) {
+            try ContainerKind(environment: ["CONTAINER": "needle"])
+        }
+        #expect(ContainerKind.resolver.makeWiring() is ResolverWiring)
+        #expect(ContainerKind.swinject.makeWiring() is SwinjectWiring)
+    }
+
+    /// Register again on the container before wiring it: the later registration wins.
+    @Test func swinjectReplacedRegistration() async throws {
+        let container = SwinjectWiring.makeContainer()
+        container.register(String.self, name: "greeting") { _ in "Bonjour" }
+        let app = buildApplication(wiring: SwinjectWiring(container: container))
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/hello/Ada", method: .get)
+            #expect(String(buffer: response.body) == "Bonjour, Ada!")
+        }
+    }
+}
