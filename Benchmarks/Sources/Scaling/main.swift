@@ -21,12 +21,18 @@ struct Options {
     var rounds = 5
     var threads: [Int] = Array(1...max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     var filter: String?
+    /// Print every result object (never useful; it keeps `sinkTarget` opaque).
+    var printResults = false
 }
 
 func parseOptions() -> Options {
     var options = Options()
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
     while let argument = arguments.next() {
+        if argument == "--print-results" {
+            options.printResults = true
+            continue
+        }
         guard let value = arguments.next() else {
             fatalError("\(argument) needs a value")
         }
@@ -51,6 +57,8 @@ func report(_ line: String) { write(line, to: 1) }
 func progress(_ line: String) { write(line, to: 2) }
 
 let options = parseOptions()
+// See `sinkTarget`: a value the optimiser cannot know.
+sinkTarget = options.printResults ? { print($0) } : { _ in }
 let scenarios = (resolverScenarios + swinjectScenarios + floorScenarios).filter { scenario in
     guard let filter = options.filter else { return true }
     return "\(scenario.implementation) \(scenario.name)".contains(filter)
