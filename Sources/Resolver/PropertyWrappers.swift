@@ -11,7 +11,7 @@ import CRegistry
 /// `Injected` is `Sendable` when its service is.
 @propertyWrapper
 public struct Injected<Service> {
-    private var service: Service
+    @usableFromInline var service: Service
 
     /// Resolves `Service` from `Resolver.root`.
     public init() {
@@ -24,6 +24,7 @@ public struct Injected<Service> {
     }
 
     /// The resolved service.
+    @inlinable
     public var wrappedValue: Service {
         get { service }
         mutating set { service = newValue }
@@ -43,7 +44,7 @@ extension Injected: Sendable where Service: Sendable {}
 /// `OptionalInjected` is `Sendable` when its service is.
 @propertyWrapper
 public struct OptionalInjected<Service> {
-    private var service: Service?
+    @usableFromInline var service: Service?
 
     /// Resolves `Service` from `Resolver.root`, or nil.
     public init() {
@@ -56,6 +57,7 @@ public struct OptionalInjected<Service> {
     }
 
     /// The resolved service, or nil.
+    @inlinable
     public var wrappedValue: Service? {
         get { service }
         mutating set { service = newValue }
@@ -77,28 +79,43 @@ extension OptionalInjected: Sendable where Service: Sendable {}
 /// drops it, so that the next read resolves again; assigning a value counts as
 /// resolved.
 ///
-/// Safe to read from several threads at once: the instance lives in a small
-/// reference box, read without a lock and without writing anything shared
-/// (the getter does not mutate the wrapper). Two threads reading it for the
-/// first time at the same moment may both resolve; the first to finish is
-/// kept, and both get it. Copies of the wrapper (`$service`) share the box.
+/// Safe to read from several threads at once: the wrapper is a single
+/// reference to a box that holds the instance and the settings, and a read
+/// (the getter does not mutate) loads the instance without a lock and without
+/// writing anything but the instance's reference count and the box's. Two
+/// threads reading it for the first time at the same moment may both resolve;
+/// the first to finish is kept, and both get it. Copies of the wrapper
+/// (`$service`) share the box: its instance and its settings.
 @propertyWrapper
 public struct LazyInjected<Service> {
-    @usableFromInline let box = LazyBox()
-    /// The container to resolve from; nil means `Resolver.root`.
-    public var container: Resolver?
-    /// The name to resolve.
-    public var name: Resolver.Name?
-    /// The arguments to resolve with.
-    public var args: Any?
+    @usableFromInline let box: LazyBox
 
     /// Resolves `Service` from `Resolver.root` on first read.
-    public init() {}
+    public init() {
+        box = LazyBox(name: nil, container: nil)
+    }
 
     /// Resolves `Service` under `name` from `container` (or `Resolver.root`) on first read.
     public init(name: Resolver.Name? = nil, container: Resolver? = nil) {
-        self.name = name
-        self.container = container
+        box = LazyBox(name: name, container: container)
+    }
+
+    /// The container to resolve from; nil means `Resolver.root`.
+    public var container: Resolver? {
+        get { box.settings.container }
+        nonmutating set { box.update { $0.container = newValue } }
+    }
+
+    /// The name to resolve.
+    public var name: Resolver.Name? {
+        get { box.settings.name }
+        nonmutating set { box.update { $0.name = newValue } }
+    }
+
+    /// The arguments to resolve with.
+    public var args: Any? {
+        get { box.settings.args }
+        nonmutating set { box.update { $0.args = newValue } }
     }
 
     /// Whether no service is held (not yet resolved, or released).
@@ -107,14 +124,13 @@ public struct LazyInjected<Service> {
     }
 
     /// The service, resolved on first read.
+    @inlinable
     public var wrappedValue: Service {
         get {
             if let service = box.value(as: Service.self) {
                 return service
             }
-            let resolved = container?.resolve(Service.self, name: name, args: args)
-                ?? Resolver.resolve(Service.self, name: name, args: args)
-            return box.keepFirst(resolved)
+            return resolveFirst()
         }
         nonmutating set {
             box.replace(with: ValueStorage.retainedPointer(newValue))
@@ -131,6 +147,16 @@ public struct LazyInjected<Service> {
     public func release() {
         box.replace(with: nil)
     }
+
+    /// The first read (or the first after `release()`): resolve, and keep the
+    /// instance unless another thread kept one first.
+    @usableFromInline
+    func resolveFirst() -> Service {
+        let settings = box.settings
+        let resolved = settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
+            ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
+        return box.keepFirst(resolved)
+    }
 }
 
 /// As `LazyInjected`, but holds the instance weakly: once nothing else
@@ -141,21 +167,34 @@ public struct LazyInjected<Service> {
 /// weak reference still holds.
 @propertyWrapper
 public struct WeakLazyInjected<Service> {
-    @usableFromInline let box = LazyBox()
-    /// The container to resolve from; nil means `Resolver.root`.
-    public var container: Resolver?
-    /// The name to resolve.
-    public var name: Resolver.Name?
-    /// The arguments to resolve with.
-    public var args: Any?
+    @usableFromInline let box: LazyBox
 
     /// Resolves `Service` from `Resolver.root` on first read.
-    public init() {}
+    public init() {
+        box = LazyBox(name: nil, container: nil)
+    }
 
     /// Resolves `Service` under `name` from `container` (or `Resolver.root`) on first read.
     public init(name: Resolver.Name? = nil, container: Resolver? = nil) {
-        self.name = name
-        self.container = container
+        box = LazyBox(name: name, container: container)
+    }
+
+    /// The container to resolve from; nil means `Resolver.root`.
+    public var container: Resolver? {
+        get { box.settings.container }
+        nonmutating set { box.update { $0.container = newValue } }
+    }
+
+    /// The name to resolve.
+    public var name: Resolver.Name? {
+        get { box.settings.name }
+        nonmutating set { box.update { $0.name = newValue } }
+    }
+
+    /// The arguments to resolve with.
+    public var args: Any? {
+        get { box.settings.args }
+        nonmutating set { box.update { $0.args = newValue } }
     }
 
     /// Whether no live instance is held.
@@ -164,19 +203,17 @@ public struct WeakLazyInjected<Service> {
     }
 
     /// The service, resolved on first read; nil once it has been released.
+    @inlinable
     public var wrappedValue: Service? {
         get {
             let (resolved, object) = box.weakObject(as: Service.self)
             if resolved {
                 return object
             }
-            let service = container?.resolve(Service.self, name: name, args: args)
-                ?? Resolver.resolve(Service.self, name: name, args: args)
-            box.keepFirstWeakly(service)
-            return service
+            return resolveFirst()
         }
         nonmutating set {
-            box.replace(with: Unmanaged.passRetained(WeakBox(newValue.map { $0 as AnyObject })).toOpaque())
+            store(newValue)
         }
     }
 
@@ -190,32 +227,106 @@ public struct WeakLazyInjected<Service> {
     public func release() {
         box.replace(with: Unmanaged.passRetained(WeakBox(nil)).toOpaque())
     }
+
+    /// Holds `newValue` weakly (an assignment counts as resolved).
+    @usableFromInline
+    func store(_ newValue: Service?) {
+        box.replace(with: Unmanaged.passRetained(WeakBox(newValue.map { $0 as AnyObject })).toOpaque())
+    }
+
+    /// The first read: resolve, keep the instance weakly (unless another
+    /// thread kept one first), and return it.
+    @usableFromInline
+    func resolveFirst() -> Service {
+        let settings = box.settings
+        let service = settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
+            ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
+        box.keepFirstWeakly(service)
+        return service
+    }
 }
 
-/// The state of a `LazyInjected` or `WeakLazyInjected`: one atomic cell with
-/// an owned pointer (the instance as `ValueStorage` keeps it, or a `WeakBox`),
-/// or nil while nothing was resolved. Reads load it inside a read section;
-/// the first resolve installs with a compare-and-swap, and replacing retires
-/// the old pointer, so a reader that has just loaded it can still use it.
+/// The state of a `LazyInjected` or `WeakLazyInjected`, in two atomic cells:
+///
+/// - `cells[instanceCell]`: an owned pointer (the instance as `ValueStorage`
+///   keeps it, or a `WeakBox`), or nil while nothing was resolved. Reads load
+///   it inside a read section; the first resolve installs with a
+///   compare-and-swap; replacing retires the old pointer, so a reader that
+///   has just loaded it can still use it.
+/// - `cells[settingsCell]`: an owned `Settings` (container, name, args), or
+///   nil for none. Settings are immutable: a change publishes a new one and
+///   retires the old.
 @usableFromInline
 final class LazyBox: @unchecked Sendable {
-    @usableFromInline let cell: UnsafeMutablePointer<crg_cell>
+    @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
+    @inlinable static var instanceCell: Int { 0 }
+    static let settingsCell = 1
 
-    @usableFromInline
-    init() {
-        cell = makeCells(1)
+    /// What a wrapper resolves with.
+    struct Settings {
+        var container: Resolver?
+        var name: Resolver.Name?
+        var args: Any?
+    }
+
+    /// `Settings`, held by reference so a cell can publish it.
+    final class SettingsBox {
+        let settings: Settings
+        init(_ settings: Settings) { self.settings = settings }
+    }
+
+    init(name: Resolver.Name?, container: Resolver?) {
+        cells = makeCells(2)
+        if name != nil || container != nil {
+            let settings = SettingsBox(Settings(container: container, name: name, args: nil))
+            crg_cell_store(cells + LazyBox.settingsCell, Unmanaged.passRetained(settings).toOpaque())
+        }
     }
 
     deinit {
         // Nobody else can be reading a box that is being destroyed.
-        if let pointer = crg_cell_load(cell) {
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        for index in 0..<2 {
+            if let pointer = crg_cell_load(cells + index) {
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
         }
-        crg_cells_destroy(cell)
+        crg_cells_destroy(cells)
     }
 
     var isEmpty: Bool {
-        crg_cell_load(cell) == nil
+        crg_cell_load(cells + LazyBox.instanceCell) == nil
+    }
+
+    /// The settings (a copy).
+    var settings: Settings {
+        crg_read_begin()
+        defer { crg_read_end() }
+        guard let pointer = crg_cell_load(cells + LazyBox.settingsCell) else {
+            return Settings()
+        }
+        return Unmanaged<SettingsBox>.fromOpaque(pointer).takeUnretainedValue().settings
+    }
+
+    /// Applies `change` to the settings and publishes the result; the old
+    /// settings are retired. Concurrent changes are serialised by a
+    /// compare-and-swap, so none is lost.
+    func update(_ change: (inout Settings) -> Void) {
+        while true {
+            crg_read_begin()
+            let old = crg_cell_load(cells + LazyBox.settingsCell)
+            var settings = old.map { Unmanaged<SettingsBox>.fromOpaque($0).takeUnretainedValue().settings } ?? Settings()
+            crg_read_end()
+            change(&settings)
+            let new = Unmanaged.passRetained(SettingsBox(settings)).toOpaque()
+            if crg_cell_compare_exchange(cells + LazyBox.settingsCell, old, new) {
+                if let old {
+                    retire(retained: old)
+                    collectRetired()
+                }
+                return
+            }
+            Unmanaged<SettingsBox>.fromOpaque(new).release()
+        }
     }
 
     /// The instance held, if any (`LazyInjected`).
@@ -223,7 +334,7 @@ final class LazyBox: @unchecked Sendable {
     func value<Service>(as type: Service.Type) -> Service? {
         crg_read_begin()
         defer { crg_read_end() }
-        guard let pointer = crg_cell_load(cell) else {
+        guard let pointer = crg_cell_load(cells + LazyBox.instanceCell) else {
             return nil
         }
         return ValueStorage.value(at: pointer, as: Service.self)
@@ -233,7 +344,7 @@ final class LazyBox: @unchecked Sendable {
     @usableFromInline
     func keepFirst<Service>(_ service: Service) -> Service {
         let pointer = ValueStorage.retainedPointer(service)
-        if crg_cell_compare_exchange(cell, nil, pointer) {
+        if crg_cell_compare_exchange(cells + LazyBox.instanceCell, nil, pointer) {
             return service
         }
         Unmanaged<AnyObject>.fromOpaque(pointer).release()
@@ -241,11 +352,11 @@ final class LazyBox: @unchecked Sendable {
     }
 
     /// Whether a resolve happened, and the live object held weakly (`WeakLazyInjected`).
-    @usableFromInline
+    @inlinable
     func weakObject<Service>(as type: Service.Type) -> (resolved: Bool, object: Service?) {
         crg_read_begin()
         defer { crg_read_end() }
-        guard let pointer = crg_cell_load(cell) else {
+        guard let pointer = crg_cell_load(cells + LazyBox.instanceCell) else {
             return (false, nil)
         }
         return (true, WeakBox.object(pointer) as? Service)
@@ -255,7 +366,7 @@ final class LazyBox: @unchecked Sendable {
     @usableFromInline
     func keepFirstWeakly<Service>(_ service: Service) {
         let pointer = Unmanaged.passRetained(WeakBox(service as AnyObject)).toOpaque()
-        if !crg_cell_compare_exchange(cell, nil, pointer) {
+        if !crg_cell_compare_exchange(cells + LazyBox.instanceCell, nil, pointer) {
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
     }
@@ -263,7 +374,7 @@ final class LazyBox: @unchecked Sendable {
     /// Stores `pointer` (owned), retiring what the box held.
     @usableFromInline
     func replace(with pointer: UnsafeMutableRawPointer?) {
-        if let old = crg_cell_exchange(cell, pointer) {
+        if let old = crg_cell_exchange(cells + LazyBox.instanceCell, pointer) {
             retire(retained: old)
             collectRetired()
         }

@@ -55,19 +55,35 @@ final class ResolverGraph: Operation {
     func run() { sink(Resolver.resolve(GraphA.self)) }
 }
 
-/// One object shared by every thread, whose `@LazyInjected` property already
-/// holds its instance: each operation reads the property.
+/// Each thread reads the `@LazyInjected` property of an object of its own
+/// that already holds its instance (as each request handler or view model
+/// has its own). The instances are distinct (`.unique`), so nothing but the
+/// wrapper's read path could make threads share a cache line. Each thread
+/// makes its object (and so its instance) on its first operation, from its
+/// own allocator arena: objects made back to back by one thread could share
+/// cache lines, and their reference counts would then contend falsely.
 final class ResolverLazyRead: Operation, @unchecked Sendable {
     final class Owner: @unchecked Sendable {
         @LazyInjected var service: LazyService
     }
 
-    let owner = Owner()
+    /// One slot per thread, written only by its thread.
+    let owners = UnsafeMutablePointer<Owner?>.allocate(capacity: 64)
 
     init() {
-        Resolver.register { LazyService() }.scope(.application)
-        _ = owner.service
+        Resolver.register { LazyService() }.scope(.unique)
+        owners.initialize(repeating: nil, count: 64)
     }
 
-    func run() { sink(owner.service) }
+    func run() { run(thread: 0) }
+
+    func run(thread: Int) {
+        if let owner = owners[thread] {
+            sink(owner.service)
+            return
+        }
+        let owner = Owner()
+        _ = owner.service
+        owners[thread] = owner
+    }
 }

@@ -14,9 +14,19 @@ import Musl
 #endif
 
 /// One operation of a scenario. Implementations are final classes, so the loop
-/// in `Worker` is specialised for each and the operation inlined into it.
+/// in `work` is specialised for each and the operation inlined into it.
+/// `thread` numbers the measuring threads from 0, for operations that give
+/// each thread state of its own.
 protocol Operation: AnyObject, Sendable {
+    /// One operation (every thread runs the same).
     func run()
+    /// One operation on measuring thread `thread`.
+    func run(thread: Int)
+}
+
+extension Operation {
+    /// Operations that share everything between threads implement `run()`.
+    func run(thread: Int) { run() }
 }
 
 /// A scenario: what it measures and how to build its operation (registrations
@@ -44,12 +54,12 @@ final class Run: Sendable {
 
 /// Loops `operation.run()` until told to stop, checking the flag every 256
 /// operations, and adds its count to the run's total.
-func work<Op: Operation>(_ operation: Op, _ run: Run) {
+func work<Op: Operation>(_ operation: Op, thread: Int, _ run: Run) {
     _ = run.ready.add(1, ordering: .releasing)
     while !run.go.load(ordering: .acquiring) {}
     var count = 0
     while !run.stop.load(ordering: .relaxed) {
-        for _ in 0..<256 { operation.run() }
+        for _ in 0..<256 { operation.run(thread: thread) }
         count += 256
     }
     _ = run.operations.add(count, ordering: .relaxed)
@@ -88,7 +98,7 @@ func startThread(_ body: @escaping () -> Void) -> pthread_t {
 /// `seconds`.
 func measure<Op: Operation>(_ operation: Op, threads: Int, seconds: Double) -> (operations: Int, seconds: Double) {
     let run = Run()
-    let handles = (0..<threads).map { _ in startThread { work(operation, run) } }
+    let handles = (0..<threads).map { thread in startThread { work(operation, thread: thread, run) } }
     while run.ready.load(ordering: .acquiring) < threads { sched_yield() }
     let started = now()
     run.go.store(true, ordering: .releasing)
