@@ -67,6 +67,8 @@ crg_reader *crg_internal_attach_reader(void) {
     }
     reader->in_use = true;
     reader->depth = 0;
+    reader->own = NULL;
+    reader->own_release = NULL;
     __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&epoch_mutex);
     crg_internal_current_reader = reader;
@@ -78,6 +80,9 @@ crg_reader *crg_internal_attach_reader(void) {
  * local object, and free the record for the next thread. */
 static void crg_detach_reader(void *raw) {
     crg_reader *reader = raw;
+    void *own = reader->own;
+    crg_release_fn own_release = reader->own_release;
+    reader->own = NULL;
     void *local = __atomic_exchange_n(&reader->local, NULL, __ATOMIC_ACQ_REL);
     crg_release_fn release = __atomic_load_n(&reader->local_release, __ATOMIC_RELAXED);
     reader->depth = 0;
@@ -90,6 +95,11 @@ static void crg_detach_reader(void *raw) {
         if (crg_retire(local, release, NULL) != 0) {
             release(local, NULL); /* out of memory: no reader can see another thread's local object */
         }
+    }
+    /* Last: the thread's own object may run code that reads again (a new
+     * record is then attached, and detached by the next destructor round). */
+    if (own != NULL && own_release != NULL) {
+        own_release(own, NULL);
     }
     crg_collect();
 }
@@ -225,6 +235,20 @@ void crg_internal_leave_collect(void) {
 
 uint64_t crg_retired_count(void) {
     return __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED);
+}
+
+void crg_thread_set_object(void *object, crg_release_fn release) {
+    crg_reader *reader = crg_internal_current_reader;
+    if (reader == NULL) {
+        reader = crg_internal_attach_reader();
+    }
+    void *previous = reader->own;
+    crg_release_fn previous_release = reader->own_release;
+    reader->own = object;
+    reader->own_release = release;
+    if (previous != NULL && previous_release != NULL) {
+        previous_release(previous, NULL);
+    }
 }
 
 void crg_reader_set_local(void *object, crg_release_fn release) {

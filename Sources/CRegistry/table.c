@@ -50,6 +50,9 @@
  * a table sees the seed. */
 static uint64_t crg_seed;
 static pthread_once_t crg_seed_once = PTHREAD_ONCE_INIT;
+/* Set (release) once crg_seed is: a name hash checks it with one load
+ * rather than a pthread_once call. */
+static bool crg_seeded;
 
 static void crg_seed_init(void) {
     uint64_t seed = 0;
@@ -78,10 +81,13 @@ static void crg_seed_init(void) {
         seed = XXH3_64bits_withSeed(&now, sizeof now, (uint64_t)(uintptr_t)&now ^ (uint64_t)getpid());
     }
     crg_seed = seed;
+    __atomic_store_n(&crg_seeded, true, __ATOMIC_RELEASE);
 }
 
 static inline void crg_ensure_seed(void) {
-    pthread_once(&crg_seed_once, crg_seed_init);
+    if (CRG_UNLIKELY(!__atomic_load_n(&crg_seeded, __ATOMIC_ACQUIRE))) {
+        pthread_once(&crg_seed_once, crg_seed_init);
+    }
 }
 
 uint64_t crg_name_hash(const void *bytes, size_t len) {

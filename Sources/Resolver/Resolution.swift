@@ -58,7 +58,12 @@ extension Resolver {
         crg_read_begin()
         // `root` before the registration flag: a reader that sees a root
         // published by `reset()` also sees the flag that reset cleared.
-        let resolverRaw = container.map { Unmanaged.passUnretained($0).toOpaque() } ?? crg_cell_load(Published.root)
+        let resolverRaw: UnsafeMutableRawPointer?
+        if let container {
+            resolverRaw = Unmanaged.passUnretained(container).toOpaque()
+        } else {
+            resolverRaw = crg_cell_load(Published.root)
+        }
         guard let resolverRaw, crg_word_load(Published.registered) != 0 else {
             crg_read_end()
             return resolveAfterRegistering(key, in: container, arguments)
@@ -70,7 +75,8 @@ extension Resolver {
         }
         let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
                                                                       given: container, arguments)
-        if let service, let decorate = crg_cell_load(Published.decorate) {
+        // The decorator cell first: binding `service` copies it (a retain).
+        if let decorate = crg_cell_load(Published.decorate), let service {
             DecorateBox.call(decorate, with: service)
         }
         crg_read_end()
@@ -132,20 +138,71 @@ extension ResolverRegistration {
 
     /// Resolves the registration at `raw` through the scope at `scopeRaw`
     /// (not `.container`, which the caller has replaced by the container's
-    /// cache). Call inside a read section.
+    /// cache). Call inside a read section. Only a cached instance is found
+    /// here; everything else is in `resolveUncached`, kept out of line so the
+    /// cached path stays small.
     @inlinable
     @inline(__always)
     static func resolve(_ raw: UnsafeMutableRawPointer, through scopeRaw: UnsafeMutableRawPointer,
                         _ key: UnsafeMutablePointer<crg_key>, _ resolverRaw: UnsafeMutableRawPointer,
                         given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
         let kind = ResolverScope.kind(scopeRaw)
-        switch kind {
-        case .cache, .shared:
-            var entry: UnsafeMutableRawPointer?
-            if crg_find(ResolverScope.table(scopeRaw), key, &entry) == 0,
-               let service = ResolverScope.service(inEntry: entry.unsafelyUnwrapped, of: kind, as: Service.self) {
-                return service
+        if kind == .cache || kind == .shared, let entry = cachedEntry(raw, scopeRaw, key),
+           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+            return service
+        }
+        return resolveUncached(raw, through: scopeRaw, key, resolverRaw, given: given, arguments)
+    }
+
+    /// The entry a caching scope holds for the registration at `raw`: the one
+    /// its memo remembers, while the memo is for this scope and the scope's
+    /// generation has not moved; else from the scope's table (and the memo
+    /// is renewed). Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func cachedEntry(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer,
+                            _ key: UnsafeMutablePointer<crg_key>) -> UnsafeMutableRawPointer? {
+        let generation = crg_word_load(ResolverScope.generationWord(scopeRaw))
+        if let memo = crg_cell_load(cells(raw) + memoCell), CacheMemo.isValid(memo, scopeRaw, generation) {
+            return CacheMemo.entry(memo)
+        }
+        var entry: UnsafeMutableRawPointer?
+        guard crg_find(ResolverScope.table(scopeRaw), key, &entry) == 0, let entry else {
+            return nil
+        }
+        renewMemo(raw, scopeRaw, generation, entry)
+        return entry
+    }
+
+    /// Remembers `entry`, found in the scope at `scopeRaw` during
+    /// `generation`, in the registration at `raw` (out of line: once per
+    /// scope generation).
+    @usableFromInline
+    @inline(never)
+    static func renewMemo(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer, _ generation: UInt64,
+                          _ entry: UnsafeMutableRawPointer) {
+        let memo = Unmanaged.passRetained(CacheMemo(scope: scopeRaw, generation: generation, entry: entry)).toOpaque()
+        let cell = cells(raw) + memoCell
+        let old = crg_cell_load(cell)
+        if crg_cell_compare_exchange(cell, old, memo) {
+            if let old {
+                retire(retained: old)
             }
+        } else {
+            // Another thread renewed it first; ours was never published.
+            Unmanaged<CacheMemo>.fromOpaque(memo).release()
+        }
+    }
+
+    /// Everything but a cached instance: build it once, make a new one, the
+    /// graph scope, custom scopes. Out of line, specialized.
+    @inlinable
+    @inline(never)
+    static func resolveUncached(_ raw: UnsafeMutableRawPointer, through scopeRaw: UnsafeMutableRawPointer,
+                                _ key: UnsafeMutablePointer<crg_key>, _ resolverRaw: UnsafeMutableRawPointer,
+                                given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        switch ResolverScope.kind(scopeRaw) {
+        case .cache, .shared:
             return buildOnce(raw, scopeRaw, key, resolverRaw, given: given, arguments)
         case .unique:
             return produce(raw, ResolutionContext.current, resolverRaw, given: given, arguments)
@@ -286,5 +343,48 @@ extension ResolverScope {
     static func table(_ raw: UnsafeMutableRawPointer) -> OpaquePointer {
         unowned(unsafe) let scope = Unmanaged<ResolverScope>.fromOpaque(raw).takeUnretainedValue()
         return scope.table.unsafelyUnwrapped
+    }
+
+    @inlinable
+    @inline(__always)
+    static func generationWord(_ raw: UnsafeMutableRawPointer) -> UnsafeMutablePointer<crg_word> {
+        unowned(unsafe) let scope = Unmanaged<ResolverScope>.fromOpaque(raw).takeUnretainedValue()
+        return scope.generationWord
+    }
+}
+
+/// What a registration remembers of its cached instance: the entry the
+/// scope's table held for its key, in which scope, during which generation.
+/// While the scope's generation is unchanged the entry is still in the table
+/// (entries leave only with a new generation), so a resolve can skip the
+/// table. Immutable; a registration's memo is replaced (and the old one
+/// retired) when it goes stale.
+@usableFromInline
+final class CacheMemo {
+    @usableFromInline let scope: UnsafeMutableRawPointer
+    @usableFromInline let generation: UInt64
+    @usableFromInline let entry: UnsafeMutableRawPointer
+
+    @usableFromInline
+    init(scope: UnsafeMutableRawPointer, generation: UInt64, entry: UnsafeMutableRawPointer) {
+        self.scope = scope
+        self.generation = generation
+        self.entry = entry
+    }
+
+    /// Whether the memo at `raw` is for the scope at `scopeRaw` in
+    /// `generation` (read section).
+    @inlinable
+    @inline(__always)
+    static func isValid(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer, _ generation: UInt64) -> Bool {
+        unowned(unsafe) let memo = Unmanaged<CacheMemo>.fromOpaque(raw).takeUnretainedValue()
+        return memo.scope == scopeRaw && memo.generation == generation
+    }
+
+    @inlinable
+    @inline(__always)
+    static func entry(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        unowned(unsafe) let memo = Unmanaged<CacheMemo>.fromOpaque(raw).takeUnretainedValue()
+        return memo.entry
     }
 }

@@ -1,11 +1,4 @@
 import CRegistry
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What one thread is in the middle of resolving.
 ///
@@ -64,10 +57,11 @@ final class ResolutionContext: @unchecked Sendable {
     }
 
     /// The calling thread's context, without reference counting: the
-    /// thread-local slot keeps it alive while the thread runs.
+    /// thread's own slot (`crg_thread_object`) keeps it alive while the
+    /// thread runs, and releases it when the thread exits.
     @inlinable
     static var currentRaw: UnsafeMutableRawPointer {
-        if let raw = pthread_getspecific(resolutionContextKey) {
+        if let raw = crg_thread_object() {
             return raw
         }
         return makeCurrent()
@@ -83,7 +77,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inline(never)
     static func makeCurrent() -> UnsafeMutableRawPointer {
         let context = Unmanaged.passRetained(ResolutionContext()).toOpaque()
-        pthread_setspecific(resolutionContextKey, context)
+        crg_thread_set_object(context, releaseRetainedObject)
         return context
     }
 
@@ -221,24 +215,6 @@ struct GraphEntry {
         self.object = object
     }
 }
-
-/// The thread-local slot holding each thread's `ResolutionContext`; the
-/// context is released when its thread exits.
-@usableFromInline
-let resolutionContextKey: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-    let rc = pthread_key_create(&key) { raw in
-        Unmanaged<ResolutionContext>.fromOpaque(raw).release()
-    }
-    #else
-    let rc = pthread_key_create(&key) { raw in
-        if let raw { Unmanaged<ResolutionContext>.fromOpaque(raw).release() }
-    }
-    #endif
-    precondition(rc == 0, "RESOLVER: pthread_key_create failed (\(rc))")
-    return key
-}()
 
 /// A thread's own reference to the root container, so that passing `root` to a
 /// factory retains this thread's snapshot (a cache line no other thread

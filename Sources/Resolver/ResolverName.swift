@@ -1,4 +1,11 @@
 import CRegistry
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Resolver {
     /// The name of a registration, for services registered more than once
@@ -23,63 +30,55 @@ extension Resolver {
     /// hash; ASCII text is its own key. Other text is mapped to one
     /// representative spelling per canonical-equivalence class (an interning
     /// table compares with Swift's `==`), so the registry can compare bytes.
-    public struct Name: ExpressibleByStringLiteral, Hashable, Sendable {
+    public struct Name: ExpressibleByStringLiteral, Hashable, @unchecked Sendable {
         /// A string literal is a `StaticString`: its bytes need no copy.
         public typealias StringLiteralType = StaticString
 
-        /// Text as a literal or a string.
+        // Immutable, so sendable: the bytes are a literal's (static) or owned
+        // by `owner`, which nothing changes.
+
+        /// `crg_name_hash` of the key bytes.
+        @usableFromInline let hash: UInt64
+        /// The bytes the registry stores and compares: an ASCII literal's own
+        /// bytes, or `owner`'s.
+        @usableFromInline let bytes: UnsafeRawPointer
+        @usableFromInline let count: Int
+        /// Keeps `bytes` alive and the name as given, for names that are not
+        /// ASCII literals; nil for those (so copying a literal name copies
+        /// plain data only).
+        @usableFromInline let owner: NameStorage?
+
         @usableFromInline
-        enum Text: Sendable {
-            case literal(StaticString)
-            case string(String)
-
-            var string: String {
-                switch self {
-                case .literal(let literal): return literal.description
-                case .string(let string): return string
-                }
-            }
-
-            @inlinable
-            func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-                switch self {
-                case .literal(let literal):
-                    return literal.withUTF8Buffer(body)
-                case .string(let string):
-                    if let result = string.utf8.withContiguousStorageIfAvailable(body) {
-                        return result
-                    }
-                    var copy = string
-                    return copy.withUTF8(body)
-                }
-            }
+        init(hash: UInt64, bytes: UnsafeRawPointer, count: Int, owner: NameStorage?) {
+            self.hash = hash
+            self.bytes = bytes
+            self.count = count
+            self.owner = owner
         }
 
         /// The name as given.
-        @usableFromInline let text: Text
-        /// The bytes the registry stores and compares: `text` itself, or the
-        /// representative of its canonical-equivalence class.
-        @usableFromInline let key: Text
-        /// `crg_name_hash` of `key`.
-        @usableFromInline let hash: UInt64
-
-        /// The name as given.
         public var rawValue: String {
-            text.string
+            owner?.spelling ?? String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
 
         /// Makes a name from a string.
         public init(_ rawValue: String) {
-            text = .string(rawValue)
-            key = Name.isASCII(rawValue) ? text : .string(NameInterner.shared.representative(of: rawValue))
-            hash = key.withBytes { crg_name_hash($0.baseAddress, $0.count) }
+            let owner = NameStorage(rawValue)
+            self.init(hash: owner.hash, bytes: UnsafeRawPointer(owner.bytes), count: owner.count, owner: owner)
         }
 
-        /// Makes a name from a string literal: `name: "fred"`.
+        /// Makes a name from a string literal: `name: "fred"`. An ASCII
+        /// literal is its own key: nothing is copied or allocated, and the
+        /// bytes are hashed once.
+        @inlinable
         public init(stringLiteral value: StaticString) {
-            text = .literal(value)
-            key = value.isASCII ? text : .string(NameInterner.shared.representative(of: value.description))
-            hash = key.withBytes { crg_name_hash($0.baseAddress, $0.count) }
+            if value.hasPointerRepresentation && value.isASCII {
+                let bytes = UnsafeRawPointer(value.utf8Start)
+                self.init(hash: crg_name_hash(bytes, value.utf8CodeUnitCount), bytes: bytes,
+                          count: value.utf8CodeUnitCount, owner: nil)
+            } else {
+                self.init(value.description)
+            }
         }
 
         /// Makes a name from a string, as `init(_:)`.
@@ -93,10 +92,10 @@ extension Resolver {
         }
 
         /// Names are equal when their raw values are equal as Swift strings.
+        @inlinable
         public static func == (lhs: Name, rhs: Name) -> Bool {
-            lhs.hash == rhs.hash && lhs.key.withBytes { left in
-                rhs.key.withBytes { right in left.elementsEqual(right) }
-            }
+            lhs.hash == rhs.hash && lhs.count == rhs.count
+                && (lhs.bytes == rhs.bytes || memcmp(lhs.bytes, rhs.bytes, lhs.count) == 0)
         }
 
         /// Hashes the name consistently with `==`.
@@ -104,15 +103,35 @@ extension Resolver {
             hasher.combine(hash)
         }
 
-        /// Calls `body` with the UTF-8 bytes of the registry key.
-        @inlinable
-        func withKeyBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-            key.withBytes(body)
-        }
-
         static func isASCII(_ string: String) -> Bool {
             string.utf8.allSatisfy { $0 < 0x80 }
         }
+    }
+}
+
+/// The key bytes of a name that is not an ASCII literal, and the name as
+/// given: ASCII text is its own key; other text is keyed by the
+/// representative of its canonical-equivalence class (`NameInterner`).
+@usableFromInline
+final class NameStorage: @unchecked Sendable {
+    let spelling: String
+    let bytes: UnsafeMutableRawPointer
+    let count: Int
+    let hash: UInt64
+
+    init(_ spelling: String) {
+        self.spelling = spelling
+        let key = Resolver.Name.isASCII(spelling) ? spelling : NameInterner.shared.representative(of: spelling)
+        let utf8 = Array(key.utf8)
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: max(utf8.count, 1), alignment: 1)
+        utf8.withUnsafeBytes { bytes.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+        self.bytes = bytes
+        count = utf8.count
+        hash = crg_name_hash(bytes, utf8.count)
+    }
+
+    deinit {
+        bytes.deallocate()
     }
 }
 
@@ -162,18 +181,19 @@ final class NameInterner: @unchecked Sendable {
 }
 
 /// Builds the C key for a service type and optional name and passes it to
-/// `body`. The name's bytes are valid only inside `body`; the key's hash is
-/// computed by the first table call that needs it and kept in the key.
+/// `body`. The key's hash is computed by the first table call that needs it
+/// and kept in the key.
 @inlinable
 func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?,
                              _ body: (UnsafeMutablePointer<crg_key>) -> Result) -> Result {
     let typeID = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
+    // functions returning a struct are called, not inlined.
     guard let name else {
-        var key = crg_key_unnamed(typeID)
+        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
         return body(&key)
     }
-    return name.withKeyBytes { bytes in
-        var key = crg_key_named(typeID, bytes.baseAddress, bytes.count, name.hash)
-        return body(&key)
-    }
+    var key = crg_key(type: typeID, name: name.bytes, name_len: name.count, name_hash: name.hash, hash: 0, has_name: true)
+    // The bytes belong to the name (or are static): keep it to the end.
+    return withExtendedLifetime(name) { body(&key) }
 }

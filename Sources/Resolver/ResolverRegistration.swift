@@ -50,9 +50,11 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// `cells[scopeCell]`: the scope (unretained; `scopeStorage` owns it).
     /// `cells[replacementCell]`: the `FactoryBox` from `update(factory:)`
     /// (owned, +1), or nil while the registered factory is in use.
+    /// `cells[memoCell]`: the `CacheMemo` of its cached instance (owned), or nil.
     @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
     @inlinable static var scopeCell: Int { 0 }
     @inlinable static var replacementCell: Int { 1 }
+    @inlinable static var memoCell: Int { 2 }
 
     // Guarded by the registry mutex.
     private var scopeStorage: ResolverScope
@@ -85,7 +87,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.name = name
         self.factory = factory
         scopeStorage = scope
-        cells = makeCells(2)
+        cells = makeCells(3)
         crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
     }
 
@@ -102,14 +104,16 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.factory = .anyArguments(factory)
         let scope = Resolver.defaultScope
         scopeStorage = scope
-        cells = makeCells(2)
+        cells = makeCells(3)
         crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
         container = resolver
     }
 
     deinit {
-        if let replacement = crg_cell_load(cells + ResolverRegistration.replacementCell) {
-            Unmanaged<FactoryBox>.fromOpaque(replacement).release()
+        for index in [ResolverRegistration.replacementCell, ResolverRegistration.memoCell] {
+            if let object = crg_cell_load(cells + index) {
+                Unmanaged<AnyObject>.fromOpaque(object).release()
+            }
         }
         crg_cells_destroy(cells)
     }

@@ -43,15 +43,20 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     // Guarded by the registry mutex.
     /// The keys whose factories are running, so that each is built once.
     var building: [InFlight] = []
-    /// Bumped by `reset()`: a build that began before a reset does not store
-    /// its instance into the reset cache.
-    var generation: UInt64 = 0
+    /// A caching scope's generation: it changes whenever an entry leaves the
+    /// table (`reset()`, a dead `.shared` entry replaced), so while it is
+    /// unchanged an entry once found is still there (a registration's
+    /// `CacheMemo` relies on that), and a build that began before a reset
+    /// does not store into the reset cache. Written under the mutex, read by
+    /// resolves without it.
+    @usableFromInline let generationWord: UnsafeMutablePointer<crg_word>
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
     /// custom subclass.
     public init() {
         kind = type(of: self) == ResolverScope.self ? .unique : .custom
         table = nil
+        generationWord = makeWords(1)
     }
 
     init(kind: Kind) {
@@ -67,13 +72,29 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
         } else {
             table = nil
         }
+        generationWord = makeWords(1)
     }
 
     deinit {
         // Retires the cached instances; they are released once no read
-        // section can reach them.
+        // section can reach them. (No reader can reach this scope any more:
+        // registrations hold their scope, and a registration's old scope is
+        // retired, not released.)
         crg_destroy(table)
+        crg_cells_destroy(generationWord)
         collectRetired()
+    }
+
+    /// The generation (under the mutex).
+    var generation: UInt64 {
+        crg_word_load(generationWord)
+    }
+
+    /// Starts a new generation. The mutex must be held. Call before anything
+    /// leaves the table: a resolve that sees the old generation may use an
+    /// entry it remembered, which is then retired, not freed.
+    func bumpGenerationLocked() {
+        crg_word_store(generationWord, crg_word_load(generationWord) &+ 1)
     }
 
     /// Makes a new instance: the behaviour of the unique scope.
@@ -225,7 +246,7 @@ extension ResolverScope {
     /// held; the instances are retired.
     func resetLocked() {
         guard let table else { return }
-        generation &+= 1
+        bumpGenerationLocked()
         _ = crg_clear_locked(table, nil, nil)
     }
 
@@ -270,6 +291,12 @@ extension ResolverScope {
             pointer = Unmanaged.passRetained(WeakBox(object)).toOpaque()
         } else {
             pointer = ValueStorage.retainedPointer(service)
+        }
+        var entry: UnsafeMutableRawPointer?
+        if crg_find(table, key, &entry) == 0 {
+            // A dead `.shared` entry (or a cache entry stored while the
+            // builder waited): a new generation before it leaves the table.
+            bumpGenerationLocked()
         }
         if crg_put_locked(table, key, pointer, nil) != 0 {
             // Never published: no reader can see it. The caller holds the

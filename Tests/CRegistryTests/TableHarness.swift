@@ -134,6 +134,19 @@ final class Table: @unchecked Sendable {
     }
 }
 
+/// Runs `crg_collect()` until `condition` holds, for at most ten seconds.
+/// Retired memory is released once no read section open at retirement is
+/// still open, and tests in other suites may be inside read sections at any
+/// moment: a release can be delayed, never skipped.
+func collect(until condition: () -> Bool) -> Bool {
+    for _ in 0..<10_000 {
+        _ = crg_collect()
+        if condition() { return true }
+        usleep(1_000)
+    }
+    return condition()
+}
+
 /// SplitMix64: a small deterministic generator, so a failing random test
 /// fails the same way every time.
 struct SplitMix64: RandomNumberGenerator {

@@ -19,7 +19,7 @@ extension ResolverTests {
             }
             #expect(application != nil && cached != nil, "the scopes hold them")
             Resolver.reset()
-            #expect(application == nil && cached == nil)
+            #expect(released { application == nil && cached == nil })
         }
 
         @Test func applicationResetReleasesWhatItHeld() {
@@ -31,7 +31,7 @@ extension ResolverTests {
             _ = resolver.resolve(ValueService.self)
             #expect(held != nil)
             ResolverScope.application.reset()
-            #expect(held == nil)
+            #expect(released { held == nil })
         }
 
         @Test func graphInstancesAreReleasedWhenTheResolutionEnds() {
@@ -67,8 +67,7 @@ extension ResolverTests {
                 container = resolver
             }
             #expect(container == nil)
-            #expect(captured == nil)
-            #expect(allocator.live == 0, "the C table freed everything it allocated")
+            #expect(released { captured == nil && allocator.live == 0 }, "the C table freed everything it allocated")
         }
 
         /// Registration that runs out of memory in the C table is reported,

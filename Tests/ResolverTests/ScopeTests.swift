@@ -198,7 +198,7 @@ extension ResolverTests {
             }
             #expect(weakly != nil)
             ResolverScope.session.reset()
-            #expect(weakly == nil)
+            #expect(released { weakly == nil })
         }
 
         @Test func twoThreadsNeverShareGraphInstances() {

@@ -1,3 +1,4 @@
+import CRegistry
 import Foundation
 @testable import Resolver
 @_exported import ResolverTestSupport
@@ -61,6 +62,17 @@ func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
         usleep(1_000)
     }
     return condition()
+}
+
+/// Waits at most ten seconds for `condition`, collecting retired objects
+/// meanwhile: what a write drops is released once no resolve that started
+/// before it is still running (DESIGN.md), and tests in other suites may be
+/// resolving at any moment, so a release can be delayed, never skipped.
+func released(_ condition: () -> Bool) -> Bool {
+    eventually(within: 10) {
+        _ = crg_collect()
+        return condition()
+    }
 }
 
 // MARK: - Child processes

@@ -25,8 +25,10 @@
  *   the current epoch e and queues it. The epoch advances from E to E + 1 only
  *   when every record in a section shows E; an object tagged e is released
  *   once the epoch reaches e + 2.
- * - crg_collect() advances the epoch and runs the releases that are due, in
- *   retirement order, with no lock held. A thread leaving its outermost
+ * - crg_collect() advances the epoch and runs the releases that are due, with
+ *   no lock held: in retirement order within one call, while calls on other
+ *   threads may run theirs at the same time (nothing waits for another
+ *   thread's releases, which may be arbitrary deinits). A thread leaving its outermost
  *   section collects when anything is queued, and writers collect after they
  *   unlock: with no other thread in a section, an object is released before
  *   the write that retired it returns.
@@ -65,6 +67,9 @@ typedef struct crg_reader {
      * atomically. */
     void *CRG_NULLABLE local;
     crg_release_fn CRG_NULLABLE local_release;
+    /* The owner's own object (crg_thread_object): only the owner touches it. */
+    void *CRG_NULLABLE own;
+    crg_release_fn CRG_NULLABLE own_release;
     /* Collector bookkeeping, under the epoch mutex. */
     struct crg_reader *CRG_NULLABLE next;
     bool in_use;
@@ -147,9 +152,10 @@ void crg_internal_retire_node(crg_garbage *CRG_NONNULL node);
 
 /**
  * Advances the epoch as far as the open read sections allow and runs every
- * release that is due, in retirement order, with no lock held; repeats while
- * releases retire more that is already due. Returns how many it released.
- * Called from within a release callback, it returns 0 (the outer call goes on).
+ * release that is due, with no lock held, in retirement order within this
+ * call (other threads' calls run theirs concurrently); repeats while releases
+ * retire more that is already due. Returns how many it released. Called from
+ * within a release callback, it returns 0 (the outer call goes on).
  */
 size_t crg_collect(void);
 
@@ -186,6 +192,29 @@ void crg_reader_set_local(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL 
  * stale).
  */
 int crg_readers_clear_locals(void);
+
+/* ------------------------------------------------------------------------ */
+/* A per-thread object of the caller's own                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The calling thread's own object, set by crg_thread_set_object (NULL if
+ * none): the front end keeps each thread's resolution state here, reached
+ * through the same thread-local pointer as the reader record. No other
+ * thread ever touches it; it is released when the thread exits.
+ */
+static inline void *CRG_NULLABLE crg_thread_object(void) {
+    crg_reader *reader = crg_internal_current_reader;
+    return reader ? reader->own : NULL;
+}
+
+/**
+ * Sets the calling thread's own object (attaching a reader record if the
+ * thread has none), released with `release(object, NULL)` when the thread
+ * exits. The object it replaces is released at once: call it only when
+ * nothing uses that one.
+ */
+void crg_thread_set_object(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL release);
 
 CRG_EXTERN_C_END
 

@@ -114,13 +114,13 @@ typedef struct crg_key {
 uint64_t crg_name_hash(const void *CRG_NULLABLE bytes, size_t len);
 
 /** A key with no name. */
-static inline crg_key crg_key_unnamed(uint64_t type) {
+static inline CRG_ALWAYS_INLINE crg_key crg_key_unnamed(uint64_t type) {
     crg_key key = { type, NULL, 0, 0, 0, false };
     return key;
 }
 
 /** A key with a name whose hash the caller computed with crg_name_hash(). */
-static inline crg_key crg_key_named(uint64_t type, const void *CRG_NULLABLE name, size_t name_len,
+static inline CRG_ALWAYS_INLINE crg_key crg_key_named(uint64_t type, const void *CRG_NULLABLE name, size_t name_len,
                                     uint64_t name_hash) {
     crg_key key = { type, name, name_len, name_hash, 0, true };
     return key;
