@@ -206,6 +206,8 @@ enum Published {
     @inlinable static var registered: UnsafeMutablePointer<crg_word> { crg_global_word(0) }
     /// How many `Resolver.withRoot` calls are running.
     @inlinable static var overrides: UnsafeMutablePointer<crg_word> { crg_global_word(1) }
+    /// Counts scopes made, so each starts its generations at its own base.
+    static var scopesMade: UnsafeMutablePointer<crg_word> { crg_global_word(2) }
 }
 
 /// The `decorate` closure, held by reference so a resolve can reach it

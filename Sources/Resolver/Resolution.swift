@@ -156,8 +156,14 @@ extension ResolverRegistration {
 
     /// The entry a caching scope holds for the registration at `raw`: the one
     /// its memo remembers, while the memo is for this scope and the scope's
-    /// generation has not moved; else from the scope's table (and the memo
-    /// is renewed). Call inside a read section.
+    /// generation is the one it was made in; else from the scope's table (and
+    /// the memo is renewed). Call inside a read section.
+    ///
+    /// A memo is made only with an even generation read before the probe
+    /// (acquire): the entry was in the table then, and stays there while the
+    /// generation keeps that value (a change makes it odd first). A memo made
+    /// just as a change began is stale at once, and its entry, retired by
+    /// the change, stays valid for this read section only.
     @inlinable
     @inline(__always)
     static func cachedEntry(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer,
@@ -170,7 +176,9 @@ extension ResolverRegistration {
         guard crg_find(ResolverScope.table(scopeRaw), key, &entry) == 0, let entry else {
             return nil
         }
-        renewMemo(raw, scopeRaw, generation, entry)
+        if generation & 1 == 0 {
+            renewMemo(raw, scopeRaw, generation, entry)
+        }
         return entry
     }
 

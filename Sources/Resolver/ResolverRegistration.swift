@@ -200,13 +200,17 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         }
     }
 
-    /// Sets the scope (under the registry mutex); the old one is retired.
+    /// Sets the scope (under the registry mutex); the old one, and the memo
+    /// of its cached entry, are retired.
     final func setScope(_ scope: ResolverScope) {
         registry.write {
             guard scope !== scopeStorage else { return }
             retire(scopeStorage)
             scopeStorage = scope
             crg_cell_store(cells + ResolverRegistration.scopeCell, Unmanaged.passUnretained(scope).toOpaque())
+            if let memo = crg_cell_exchange(cells + ResolverRegistration.memoCell, nil) {
+                retire(retained: memo)
+            }
         }
     }
 }

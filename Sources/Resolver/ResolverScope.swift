@@ -43,12 +43,15 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     // Guarded by the registry mutex.
     /// The keys whose factories are running, so that each is built once.
     var building: [InFlight] = []
-    /// A caching scope's generation: it changes whenever an entry leaves the
-    /// table (`reset()`, a dead `.shared` entry replaced), so while it is
-    /// unchanged an entry once found is still there (a registration's
-    /// `CacheMemo` relies on that), and a build that began before a reset
-    /// does not store into the reset cache. Written under the mutex, read by
-    /// resolves without it.
+    /// A caching scope's generation: odd while entries leave the table (a
+    /// `reset()`, a dead `.shared` entry replaced), even otherwise, and never
+    /// the same even value twice. So an entry a resolve found after reading
+    /// an even generation is in the table for as long as the generation
+    /// keeps that value (a registration's `CacheMemo` relies on that; a
+    /// generation read before a change began goes stale with it, and an entry
+    /// found then is at worst retired, never freed, while the reader's
+    /// section is open). A build that began before a reset does not store
+    /// into the reset cache. Written under the mutex, read without it.
     @usableFromInline let generationWord: UnsafeMutablePointer<crg_word>
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
@@ -56,7 +59,7 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     public init() {
         kind = type(of: self) == ResolverScope.self ? .unique : .custom
         table = nil
-        generationWord = makeWords(1)
+        generationWord = ResolverScope.makeGenerationWord()
     }
 
     init(kind: Kind) {
@@ -72,7 +75,17 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
         } else {
             table = nil
         }
-        generationWord = makeWords(1)
+        generationWord = ResolverScope.makeGenerationWord()
+    }
+
+    /// A generation word starting at a base no other scope uses (the scope's
+    /// serial number in the upper 32 bits), so a (scope, generation) pair a
+    /// memo remembers never comes back, even if another scope later takes
+    /// this one's address.
+    private static func makeGenerationWord() -> UnsafeMutablePointer<crg_word> {
+        let word = makeWords(1)
+        crg_word_store(word, crg_word_add(Published.scopesMade, 1) << 32)
+        return word
     }
 
     deinit {
@@ -90,10 +103,12 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
         crg_word_load(generationWord)
     }
 
-    /// Starts a new generation. The mutex must be held. Call before anything
-    /// leaves the table: a resolve that sees the old generation may use an
-    /// entry it remembered, which is then retired, not freed.
-    func bumpGenerationLocked() {
+    /// Runs `change`, which takes entries out of the table, between two
+    /// generation steps: odd during the change, a new even value after it.
+    /// The mutex must be held.
+    func changeEntriesLocked(_ change: () -> Void) {
+        crg_word_store(generationWord, crg_word_load(generationWord) &+ 1)
+        change()
         crg_word_store(generationWord, crg_word_load(generationWord) &+ 1)
     }
 
@@ -246,8 +261,9 @@ extension ResolverScope {
     /// held; the instances are retired.
     func resetLocked() {
         guard let table else { return }
-        bumpGenerationLocked()
-        _ = crg_clear_locked(table, nil, nil)
+        changeEntriesLocked {
+            _ = crg_clear_locked(table, nil, nil)
+        }
     }
 
     /// The service an entry of a caching scope's table holds: the instance
@@ -292,13 +308,17 @@ extension ResolverScope {
         } else {
             pointer = ValueStorage.retainedPointer(service)
         }
+        var rc: Int32 = 0
         var entry: UnsafeMutableRawPointer?
         if crg_find(table, key, &entry) == 0 {
-            // A dead `.shared` entry (or a cache entry stored while the
-            // builder waited): a new generation before it leaves the table.
-            bumpGenerationLocked()
+            // Replacing a dead `.shared` entry: the old one leaves the table.
+            changeEntriesLocked {
+                rc = crg_put_locked(table, key, pointer, nil)
+            }
+        } else {
+            rc = crg_put_locked(table, key, pointer, nil)
         }
-        if crg_put_locked(table, key, pointer, nil) != 0 {
+        if rc != 0 {
             // Never published: no reader can see it. The caller holds the
             // instance, so this release runs no deinit.
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
