@@ -5,6 +5,8 @@ let package = Package(
     name: "Resolver",
     products: [
         .library(name: "Resolver", targets: ["Resolver"]),
+        // A Swift Testing trait: each test with a container of its own.
+        .library(name: "ResolverTesting", targets: ["ResolverTesting"]),
     ],
     targets: [
         // The xxHash header from the system, found through pkg-config. Only the
@@ -26,6 +28,10 @@ let package = Package(
             name: "Resolver",
             dependencies: ["CRegistry"]
         ),
+        .target(
+            name: "ResolverTesting",
+            dependencies: ["Resolver"]
+        ),
         // What both test targets use: a failing, counting C allocator and
         // a thread runner.
         .target(
@@ -39,6 +45,11 @@ let package = Package(
         ),
         // The front end, one file per concept; Swift 6 language mode, and
         // app-style use of the API in AppStyleTests.swift.
+        // Parallel tests with conflicting mocks, through ResolverTesting.
+        .testTarget(
+            name: "ResolverTestingTests",
+            dependencies: ["ResolverTesting"]
+        ),
         .testTarget(
             name: "ResolverTests",
             dependencies: ["Resolver", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe"]

@@ -55,6 +55,9 @@ extension Resolver {
     @inlinable
     static func resolveService<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                         _ arguments: ArgumentsPointer) -> Service? {
+        if container == nil, crg_word_load(Published.overrides) != 0 {
+            return resolveWithOverride(key, arguments)
+        }
         crg_read_begin()
         // `root` before the registration flag: a reader that sees a root
         // published by `reset()` also sees the flag that reset cleared.
@@ -83,6 +86,41 @@ extension Resolver {
         return service
     }
 
+    /// A static resolve while some `withRoot` call is running (in this task
+    /// or another): through this task's override, if it has one.
+    @inlinable
+    @inline(never)
+    static func resolveWithOverride<Service>(_ key: UnsafeMutablePointer<crg_key>,
+                                             _ arguments: ArgumentsPointer) -> Service? {
+        guard let root = currentOverride() else {
+            return resolveFromRoot(key, arguments)
+        }
+        return resolveService(key, in: root, arguments)
+    }
+
+    /// A static resolve from the app-wide root.
+    @inlinable
+    @inline(never)
+    static func resolveFromRoot<Service>(_ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer) -> Service? {
+        crg_read_begin()
+        guard let resolverRaw = crg_cell_load(Published.root), crg_word_load(Published.registered) != 0 else {
+            crg_read_end()
+            return resolveAfterRegistering(key, in: nil, arguments)
+        }
+        var found: UnsafeMutableRawPointer?
+        guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
+            crg_read_end()
+            return nil
+        }
+        let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
+                                                                      given: nil, arguments)
+        if let decorate = crg_cell_load(Published.decorate), let service {
+            DecorateBox.call(decorate, with: service)
+        }
+        crg_read_end()
+        return service
+    }
+
     /// The slow path while `registerAllServices` has yet to run (or before
     /// the registry exists): run it (or wait for the thread running it), then
     /// resolve. Resolves made from inside `registerAllServices` come here too.
@@ -91,7 +129,7 @@ extension Resolver {
     static func resolveAfterRegistering<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                                  _ arguments: ArgumentsPointer) -> Service? {
         registry.ensureRegistered()
-        let resolver = container ?? registry.withLock { registry.root }
+        let resolver = container ?? Resolver.root
         crg_read_begin()
         defer { crg_read_end() }
         let resolverRaw = Unmanaged.passUnretained(resolver).toOpaque()
@@ -117,6 +155,15 @@ extension Resolver {
         unowned(unsafe) let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
         return resolver.cells
     }
+
+    /// The isolated scopes of the container at `raw`, if it has them (read section).
+    @inlinable
+    @inline(__always)
+    static func isolatedScopes(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        unowned(unsafe) let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
+        guard let scopes = resolver.isolatedScopes else { return nil }
+        return Unmanaged.passUnretained(scopes).toOpaque()
+    }
 }
 
 extension ResolverRegistration {
@@ -132,6 +179,9 @@ extension ResolverRegistration {
         if ResolverScope.kind(scopeRaw) == .container {
             scopeRaw = crg_cell_load(Resolver.cells(resolverRaw) + Resolver.cacheCell)
                 ?? Resolver.makeCacheScope(resolverRaw)
+        }
+        if let isolated = Resolver.isolatedScopes(resolverRaw) {
+            scopeRaw = IsolatedScopes.substitute(isolated, scopeRaw)
         }
         return resolve(raw, through: scopeRaw, key, resolverRaw, given: given, arguments)
     }

@@ -34,6 +34,9 @@ public final class Resolver: @unchecked Sendable {
     /// owns it), or nil until first needed.
     @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
     @usableFromInline static let cacheCell = 0
+    /// This container's own `.application`, `.cached` and `.shared` caches,
+    /// when it was made with `isolatedScopes: true`; nil otherwise.
+    @usableFromInline let isolatedScopes: IsolatedScopes?
 
     // Guarded by the registry mutex.
     /// The children, in the order added (their C containers are in `storage`).
@@ -51,8 +54,11 @@ public final class Resolver: @unchecked Sendable {
     /// The container the static `resolve`/`optional` functions and the
     /// property wrappers read from; starts as `main`. Set it to a container
     /// whose child is `main` to mock services in tests or previews.
+    ///
+    /// Inside `withRoot(_:operation:)`, reading it gives that call's
+    /// container; setting it still sets the app-wide root.
     public static var root: Resolver {
-        get { registry.withLock { registry.root } }
+        get { rootOverride ?? registry.withLock { registry.root } }
         set { registry.write { registry.setRootLocked(newValue) } }
     }
 
@@ -105,6 +111,25 @@ public final class Resolver: @unchecked Sendable {
         }
     }
 
+    /// Makes a container, optionally with one child to fall back on, that
+    /// can keep its singletons to itself.
+    ///
+    /// With `isolatedScopes: true`, resolving through this container (or
+    /// through `Resolver.root` while it is the root, as inside
+    /// `withRoot(_:operation:)`) keeps `.application`, `.cached` and `.shared`
+    /// instances in caches of its own rather than the app-wide ones: a test
+    /// that runs on `Resolver(child: .main, isolatedScopes: true)` never sees
+    /// another test's instances, nor leaves its own behind. Registrations
+    /// are still found in the children. `Resolver.reset()` and
+    /// `ResolverScope.application.reset()` leave these caches alone; they go
+    /// with the container.
+    public convenience init(child: Resolver? = nil, isolatedScopes: Bool) {
+        self.init(mutex: registry.mutex, isolatedScopes: isolatedScopes)
+        if let child {
+            add(child: child)
+        }
+    }
+
     /// Makes a container that falls back on `parent` (the old name for a child).
     @available(swift, deprecated: 5.0, message: "Please use Resolver(child:).")
     public convenience init(parent: Resolver) {
@@ -113,7 +138,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// A container whose table uses `mutex` (the registry's; passed in while
     /// the registry itself is being made) and, for tests, `allocator`.
-    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>? = nil) {
+    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>? = nil, isolatedScopes: Bool = false) {
         var options = crg_options(capacity: 0, mutex: mutex, allocator: allocator,
                                   release: releaseRetainedObject, release_context: nil)
         var storage: OpaquePointer?
@@ -122,6 +147,7 @@ public final class Resolver: @unchecked Sendable {
         }
         self.storage = storage
         self.cells = makeCells(1)
+        self.isolatedScopes = isolatedScopes ? IsolatedScopes() : nil
     }
 
     deinit {
