@@ -129,7 +129,8 @@ extension ResolverTests {
             var held: Leaf? = resolver.resolve(Leaf.self)
             let id = held!.id
             #expect(resolver.resolve(Leaf.self).id == id)
-            weak let weakly = held
+            weak var weakly: Leaf?
+            weakly = held
             held = nil
             #expect(weakly == nil, "the scope does not keep it alive")
             #expect(resolver.resolve(Leaf.self).id != id)
