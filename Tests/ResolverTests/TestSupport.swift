@@ -63,6 +63,21 @@ func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// Runs `body(index)` on `count` new threads at once and waits at most
+/// `seconds` for them all; false if some had not finished by then (they are
+/// left running: the test fails instead of hanging).
+func runOnThreads(_ count: Int, within seconds: Double, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            body(index)
+            group.leave()
+        }
+    }
+    return group.wait(timeout: .now() + seconds) == .success
+}
+
 // MARK: - Child processes
 
 /// The result of running one of the test programs.
