@@ -141,6 +141,17 @@ func runProgram(_ name: String, _ arguments: [String] = [], timeout: Double = 60
     guard let executable = builtProgram(name) else {
         throw ProgramNotBuilt(name: name)
     }
+    return try run(executable, arguments, timeout: timeout)
+}
+
+/// Runs a tool found on the `PATH` (`readelf`, `otool`, ...), as `runProgram` does.
+func runTool(_ name: String, _ arguments: [String], timeout: Double = 60) throws -> ProgramRun {
+    try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
+}
+
+/// Runs `executable` with `arguments`; see `runProgram`.
+func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> ProgramRun {
+    let name = executable.lastPathComponent
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
