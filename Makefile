@@ -170,4 +170,4 @@ bench-valgrind:
 	fi
 
 clean:
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build
