@@ -56,6 +56,10 @@ test: c-warnings build-warnings
 	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"
 	$(SWIFT) run --package-path Tests/Swift5App -c debug Swift5App
 	$(SWIFT) run --package-path Tests/Swift5App -c release Swift5App
+	@echo "==> Tests/APIProbe: every public declaration of Resolver 1.5.1, Swift 5 and Swift 6 modes (warnings are errors)"
+	$(SWIFT) build --package-path Tests/APIProbe -Xswiftc -warnings-as-errors
+	$(SWIFT) run --package-path Tests/APIProbe --skip-build APIProbe5
+	$(SWIFT) run --package-path Tests/APIProbe --skip-build APIProbe6
 	@echo "==> Examples/ResolverExample (checks what it prints)"
 	@$(SWIFT) run ResolverExample > .build/example.out
 	@grep -q "one application-wide instance: true, 1 line(s) logged" .build/example.out
@@ -166,4 +170,4 @@ bench-valgrind:
 	fi
 
 clean:
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build

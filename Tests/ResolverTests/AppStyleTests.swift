@@ -22,12 +22,19 @@ protocol AnalyticsTracking {}
 /// How often `registerAllServices` has run.
 let registrationRuns = Atomic<Int>(0)
 
+/// What the running test asks `registerAllServices` to do after its
+/// registrations (nil: nothing). A test binary can hold only one
+/// `ResolverRegistering` conformance, this one; tests that need
+/// `registerAllServices` to do more set this and clear it when they end.
+let registrationHook = Mutex<(@Sendable () -> Void)?>(nil)
+
 extension Resolver: ResolverRegistering {
     public static func registerAllServices() {
         registrationRuns.add(1, ordering: .relaxed)
         register { NetworkService() }.implements(NetworkServicing.self)
         register { UserSession() }.scope(.application)
         register(name: .fred) { "Hello, Fred" }
+        registrationHook.withLock { $0 }?()
     }
 }
 

@@ -94,12 +94,6 @@ extension ResolverTests {
             #endif
         }
 
-        @Test func addingAContainerToItsOwnSubtreeStops() throws {
-            let run = try runProgram("ResolverFailureProbe", ["child-cycle"])
-            #expect(run.signaled)
-            #expect(run.output.contains("add(child:) would make a container its own descendant"))
-        }
-
         @Test func resolvingTheDefaultResolver() {
             struct ViewModel: Resolving {}
             Resolver.reset()

@@ -17,17 +17,36 @@ extension ResolverTests {
             #expect(updating.id == service.id)
         }
 
+        /// The protocol resolves through the registration, so a scope set
+        /// after `implements` decides what the protocol gets. Under the
+        /// default (graph) scope, the protocol and the class resolved in one
+        /// resolution are one instance, and two resolutions make two; each
+        /// assertion below fails unless the scope written last took effect.
         @Test func scopeAfterImplementsAppliesToTheProtocol() {
+            final class Both {
+                let fetching: XYZFetching
+                let service: XYZService
+                init(fetching: XYZFetching, service: XYZService) { self.fetching = fetching; self.service = service }
+            }
             let resolver = Resolver()
+            resolver.register { r in Both(fetching: r.resolve(), service: r.resolve()) }
+
+            resolver.register { XYZService() }.implements(XYZFetching.self)
+            let graph: Both = resolver.resolve()
+            #expect(graph.fetching === graph.service, "the control: the default graph scope shares within a resolution")
+
             resolver.register { XYZService() }.implements(XYZFetching.self).scope(.unique)
-            let a: XYZFetching = resolver.resolve()
-            let b: XYZFetching = resolver.resolve()
-            #expect(a.id != b.id)
+            let unique: Both = resolver.resolve()
+            #expect(unique.fetching !== unique.service, ".unique: a new instance even within one resolution")
+
             let scope = ResolverScopeCache()
             resolver.register { XYZService() }.implements(XYZFetching.self).scope(scope)
             let c: XYZFetching = resolver.resolve()
             let d: XYZFetching = resolver.resolve()
-            #expect(c.id == d.id)
+            #expect(c === d, "the cache keeps one instance across resolutions")
+            #expect(resolver.resolve(XYZService.self) === c, "the protocol's instance is the registration's")
+            scope.reset()
+            #expect(resolver.resolve(XYZFetching.self) !== c, "it was the cache that kept it")
         }
 
         @Test func implementsWithANameAndArgumentsPassingThrough() {
@@ -82,8 +101,12 @@ extension ResolverTests {
         @Test func scopeOptionSetsTheScope() {
             let resolver = Resolver()
             let options = resolver.register { Leaf() }.scope(.application)
-            #expect(options.registration.resolve(resolver: resolver, args: nil)?.id
-                == options.registration.resolve(resolver: resolver, args: nil)?.id)
+            let first = options.registration.resolve(resolver: resolver, args: nil)
+            #expect(first != nil)
+            #expect(options.registration.resolve(resolver: resolver, args: nil) === first, "kept across resolutions")
+            #expect(resolver.resolve(Leaf.self) === first)
+            ResolverScope.application.reset()
+            #expect(resolver.resolve(Leaf.self) !== first, "it was .application that kept it")
             ResolverScope.application.reset()
         }
     }

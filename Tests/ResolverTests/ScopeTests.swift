@@ -21,13 +21,19 @@ extension ResolverTests {
             #expect(another.leaf !== top.leaf, "a new top-level resolution makes new instances")
         }
 
+        /// A registration made without a scope behaves as `.graph`: one
+        /// instance within a resolution (not `.unique`), a new one in the next
+        /// (not a cache, not `.shared` while the first is still held).
         @Test func graphIsTheDefault() {
+            final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
             #expect(Resolver.defaultScope === ResolverScope.graph)
             let resolver = Resolver()
-            let registration = resolver.register { Leaf() }.registration
-            let a = registration.resolve(resolver: resolver, args: nil)
-            let b = registration.resolve(resolver: resolver, args: nil)
-            #expect(a !== b)
+            resolver.register { Leaf() }
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }.scope(.unique)
+            let first: Pair = resolver.resolve()
+            let second: Pair = resolver.resolve()
+            #expect(first.a === first.b, "one instance within a resolution")
+            #expect(first.a !== second.a, "a new one in the next resolution")
         }
 
         @Test func graphMakesValueTypesAnew() {
@@ -123,7 +129,8 @@ extension ResolverTests {
             var held: Leaf? = resolver.resolve(Leaf.self)
             let id = held!.id
             #expect(resolver.resolve(Leaf.self).id == id)
-            weak let weakly = held
+            weak var weakly: Leaf?
+            weakly = held
             held = nil
             #expect(weakly == nil, "the scope does not keep it alive")
             #expect(resolver.resolve(Leaf.self).id != id)

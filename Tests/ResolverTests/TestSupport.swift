@@ -75,6 +75,21 @@ func released(_ condition: () -> Bool) -> Bool {
     }
 }
 
+/// Runs `body(index)` on `count` new threads at once and waits at most
+/// `seconds` for them all; false if some had not finished by then (they are
+/// left running: the test fails instead of hanging).
+func runOnThreads(_ count: Int, within seconds: Double, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            body(index)
+            group.leave()
+        }
+    }
+    return group.wait(timeout: .now() + seconds) == .success
+}
+
 // MARK: - Child processes
 
 /// The result of running one of the test programs.
@@ -84,13 +99,73 @@ struct ProgramRun {
     let output: String
 }
 
-/// Runs a program built next to the test bundle (`ResolverFailureProbe`,
-/// `Swift5App`, ...) with `arguments`, and returns its exit and its combined
-/// stdout and stderr.
+/// The executable `name` that SwiftPM built beside the tests (an
+/// `.executableTarget` of this package, such as `ResolverFailureProbe`).
+///
+/// Executables and the test product land in one directory (`.build/debug`,
+/// or under `--scratch-path`). The test product is an executable on Linux
+/// (`<dir>/ResolverPackageTests.xctest`, run directly for XCTest and for
+/// Swift Testing) and a bundle on macOS
+/// (`<dir>/ResolverPackageTests.xctest/Contents/MacOS/ResolverPackageTests`,
+/// loaded by `xctest` or by SwiftPM's testing helper). So: starting from the
+/// loaded `.xctest` bundle, the running executable and `argv[0]`, walk up
+/// until a directory holds `name`.
+func builtProgram(_ name: String) -> URL? {
+    var starts: [URL] = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map(\.bundleURL)
+    starts += [Bundle.main.executableURL, CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }].compactMap { $0 }
+    for start in starts {
+        var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.pathComponents.count > 1 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+            directory.deleteLastPathComponent()
+        }
+    }
+    return nil
+}
+
+/// A program the tests expected to find was not built beside them.
+struct ProgramNotBuilt: Error, CustomStringConvertible {
+    let name: String
+    var description: String {
+        "\(name) was not found beside the tests (argv[0]: \(CommandLine.arguments.first ?? "none")); build it with `swift build --build-tests`"
+    }
+}
+
+/// A program the tests ran did not finish in time (it was killed).
+struct ProgramTimedOut: Error, CustomStringConvertible {
+    let name: String
+    let arguments: [String]
+    let seconds: Double
+    let output: String
+    var description: String {
+        "\(name) \(arguments.joined(separator: " ")) did not finish within \(seconds) s; its output: \(output)"
+    }
+}
+
+/// Runs a program built next to the tests (`ResolverFailureProbe`, ...) with
+/// `arguments`, and returns its exit and its combined stdout and stderr.
+/// Throws if it has not finished within `timeout` seconds (it is killed), so a
+/// program that hangs fails the test instead of hanging it.
 func runProgram(_ name: String, _ arguments: [String] = [], timeout: Double = 60) throws -> ProgramRun {
-    let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    guard let executable = builtProgram(name) else {
+        throw ProgramNotBuilt(name: name)
+    }
+    return try run(executable, arguments, timeout: timeout)
+}
+
+/// Runs a tool found on the `PATH` (`readelf`, `otool`, ...), as `runProgram` does.
+func runTool(_ name: String, _ arguments: [String], timeout: Double = 60) throws -> ProgramRun {
+    try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
+}
+
+/// Runs `executable` with `arguments`; see `runProgram`.
+func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> ProgramRun {
+    let name = executable.lastPathComponent
     let process = Process()
-    process.executableURL = directory.appendingPathComponent(name)
+    process.executableURL = executable
     process.arguments = arguments
     // A probe stops on purpose; the runtime's crash backtracer would only
     // add noise, and it can outlive the child holding the output pipe open.
@@ -101,13 +176,27 @@ func runProgram(_ name: String, _ arguments: [String] = [], timeout: Double = 60
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    // Read on another thread, so that a child that never closes its output
+    // cannot block the wait below.
+    let output = Mutex(Data())
+    let drained = DispatchSemaphore(value: 0)
+    let reader = pipe.fileHandleForReading
+    Thread.detachNewThread {
+        let data = reader.readDataToEndOfFile()
+        output.withLock { $0 = data }
+        drained.signal()
+    }
     let finished = eventually(within: timeout) { !process.isRunning }
     if !finished {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
     }
     process.waitUntilExit()
+    _ = drained.wait(timeout: .now() + 10)
+    let text = output.withLock { String(decoding: $0, as: UTF8.self) }
+    if !finished {
+        throw ProgramTimedOut(name: name, arguments: arguments, seconds: timeout, output: text)
+    }
     return ProgramRun(status: process.terminationStatus,
                       signaled: process.terminationReason == .uncaughtSignal,
-                      output: String(decoding: data, as: UTF8.self))
+                      output: text)
 }

@@ -1,0 +1,13 @@
+// The APIProbe in Swift 6 language mode: EveryDeclaration.swift (a link to
+// Shared/EveryDeclaration.swift) uses every public declaration of the
+// original; this runs it and checks the few results it collects.
+import Foundation
+
+let failures = useEveryDeclaration()
+for failure in failures {
+    print("APIProbe6: FAILED \(failure)")
+}
+if !failures.isEmpty {
+    exit(1)
+}
+print("APIProbe OK (Swift 6 language mode)")
