@@ -113,16 +113,19 @@ final class Registry: @unchecked Sendable {
 
     /// Runs `registerAllServices` for the current generation if it has not
     /// run, or waits for the thread running it. A thread resolving from inside
-    /// `registerAllServices` goes ahead. Call with the mutex not held, outside
-    /// a read section (it may wait).
+    /// `registerAllServices` goes ahead: then it returns true. Call with the
+    /// mutex not held, outside a read section (it may wait).
     @usableFromInline
     @inline(never)
-    func ensureRegistered() {
+    @discardableResult
+    func ensureRegistered() -> Bool {
         let me = ResolutionContext.current
+        var insideRegistration = false
         lock()
         while completedGeneration != wantedGeneration {
             if let runner = registrationRunner {
                 if runner === me {
+                    insideRegistration = true
                     break
                 }
                 if crg_condition_wait(registrationEnded, mutex) != 0 {
@@ -147,6 +150,7 @@ final class Registry: @unchecked Sendable {
         }
         unlock()
         collectRetired()
+        return insideRegistration
     }
 
     /// `Resolver.reset()`: a new, empty `main` that is also `root`, the

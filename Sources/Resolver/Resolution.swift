@@ -59,17 +59,19 @@ extension Resolver {
             return resolveWithOverride(key, arguments)
         }
         crg_read_begin()
-        // `root` before the registration flag: a reader that sees a root
-        // published by `reset()` also sees the flag that reset cleared.
-        let resolverRaw: UnsafeMutableRawPointer?
+        let resolverRaw: UnsafeMutableRawPointer
         if let container {
             resolverRaw = Unmanaged.passUnretained(container).toOpaque()
+            guard crg_word_load(Published.registered) != 0 else {
+                crg_read_end()
+                return resolveAfterRegistering(key, in: container, arguments)
+            }
         } else {
-            resolverRaw = crg_cell_load(Published.root)
-        }
-        guard let resolverRaw, crg_word_load(Published.registered) != 0 else {
-            crg_read_end()
-            return resolveAfterRegistering(key, in: container, arguments)
+            guard let root = loadRegisteredRoot() else {
+                crg_read_end()
+                return resolveAfterRegistering(key, in: nil, arguments)
+            }
+            resolverRaw = root
         }
         var found: UnsafeMutableRawPointer?
         guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
@@ -103,7 +105,7 @@ extension Resolver {
     @inline(never)
     static func resolveFromRoot<Service>(_ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer) -> Service? {
         crg_read_begin()
-        guard let resolverRaw = crg_cell_load(Published.root), crg_word_load(Published.registered) != 0 else {
+        guard let resolverRaw = loadRegisteredRoot() else {
             crg_read_end()
             return resolveAfterRegistering(key, in: nil, arguments)
         }
@@ -121,23 +123,62 @@ extension Resolver {
         return service
     }
 
+    /// The root, if `registerAllServices` has run for it; nil while it has
+    /// yet to (or before the registry exists). Call inside a read section.
+    ///
+    /// `reset()` clears the registration flag before it publishes the new
+    /// root, and `registerAllServices` sets it after it registered into that
+    /// root. Loading the root, the flag, then the root again (acquire loads
+    /// all) rules out pairing a root with a flag set for a later root: the
+    /// flag of a later generation is stored after that generation's root, so
+    /// the second load would see the later root.
+    @inlinable
+    @inline(__always)
+    static func loadRegisteredRoot() -> UnsafeMutableRawPointer? {
+        let root = crg_cell_load(Published.root)
+        guard crg_word_load(Published.registered) != 0, crg_cell_load(Published.root) == root else {
+            return nil
+        }
+        return root
+    }
+
     /// The slow path while `registerAllServices` has yet to run (or before
     /// the registry exists): run it (or wait for the thread running it), then
-    /// resolve. Resolves made from inside `registerAllServices` come here too.
+    /// resolve. Resolves made from inside `registerAllServices` come here too,
+    /// and resolve from the container being registered. A `reset()` landing
+    /// meanwhile sends a resolve from `root` round again, so it never looks
+    /// in a root whose registration has yet to finish.
     @usableFromInline
     @inline(never)
     static func resolveAfterRegistering<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                                  _ arguments: ArgumentsPointer) -> Service? {
-        registry.ensureRegistered()
-        let resolver = container ?? Resolver.root
-        crg_read_begin()
-        defer { crg_read_end() }
-        let resolverRaw = Unmanaged.passUnretained(resolver).toOpaque()
-        var found: UnsafeMutableRawPointer?
-        guard crg_container_find(resolver.storage, key, &found) == 0, let found else {
-            return nil
+        while true {
+            let insideRegistration = registry.ensureRegistered()
+            crg_read_begin()
+            let resolverRaw: UnsafeMutableRawPointer
+            if let container {
+                resolverRaw = Unmanaged.passUnretained(container).toOpaque()
+            } else if insideRegistration, let root = crg_cell_load(Published.root) {
+                resolverRaw = root
+            } else if let root = loadRegisteredRoot() {
+                resolverRaw = root
+            } else {
+                crg_read_end()
+                continue
+            }
+            var found: UnsafeMutableRawPointer?
+            guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
+                crg_read_end()
+                return nil
+            }
+            let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
+                                                                          given: container, arguments)
+            if let decorate = crg_cell_load(Published.decorate), let service {
+                DecorateBox.call(decorate, with: service)
+            }
+            crg_read_end()
+            return service
         }
-        return ResolverRegistration<Service>.resolve(found, key, resolverRaw, given: resolver, arguments)
     }
 
     /// The C container of the container at `raw` (read section).

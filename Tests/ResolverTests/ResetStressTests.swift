@@ -41,16 +41,7 @@ extension ResolverTests {
 
             #expect(finished, "resolvers and resets still running after 300 s: a deadlock")
             let missed = failures.withLock { $0 }
-            // KNOWN LIBRARY BUG (reported; delete this wrapper once fixed, so
-            // that a nil fails the test): the slow path,
-            // `Resolver.resolveAfterRegistering`, reads `registry.root` after
-            // `ensureRegistered()` returns; a `reset()` in between makes it
-            // the new, empty `main`, and the resolve returns nil: one to four
-            // of the 72,000 resolves, in 4 runs of 5 on 2 cores.
-            withKnownIssue("resolveAfterRegistering can read a root that a concurrent reset() left unregistered",
-                           isIntermittent: true) {
-                #expect(missed.isEmpty, "resolves that found nothing, by service: \(missed)")
-            }
+            #expect(missed.isEmpty, "resolves that found nothing, by service: \(missed)")
             let runs = registrationRuns.load(ordering: .relaxed) - runsBefore
             let resetCount = resets.load(ordering: .relaxed)
             #expect(resetCount > 0)
