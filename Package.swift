@@ -9,13 +9,14 @@ let package = Package(
         .library(name: "ResolverTesting", targets: ["ResolverTesting"]),
     ],
     targets: [
-        // The xxHash header from the system, found through pkg-config. Only the
-        // header: CRegistry compiles XXH3 inline, so nothing links libxxhash.
+        // The xxHash header from the system's include path (Debian's
+        // libxxhash-dev; `make deps` installs it). Only the header: CRegistry
+        // compiles XXH3 inline, so nothing links libxxhash and apps do not
+        // need it at run time. No pkg-config: its `--libs` would add
+        // -lxxhash to every app's link.
         .systemLibrary(
             name: "CXXHash",
-            path: "Sources/CXXHash",
-            pkgConfig: "libxxhash",
-            providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
+            path: "Sources/CXXHash"
         ),
         // The C core: the table, read sections and deferred release, the
         // writers' mutex, atomic cells (DESIGN.md).

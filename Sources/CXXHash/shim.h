@@ -1,11 +1,11 @@
 /*
- * CXXHash: the system xxHash library (Debian/Ubuntu: libxxhash-dev,
- * Homebrew: xxhash), found through pkg-config as `libxxhash`.
+ * CXXHash: the xxHash header from the system's include path (Debian/Ubuntu:
+ * libxxhash-dev).
  *
- * CRegistry includes xxhash.h itself with XXH_INLINE_ALL, so the hot path is
- * inlined and never calls into the shared library; this target exists so that
- * SwiftPM finds the headers through pkg-config and tells a user who lacks them
- * which package to install.
+ * CRegistry includes xxhash.h itself with XXH_INLINE_ALL, so the hash is
+ * compiled inline and nothing links the shared library libxxhash: apps need
+ * the header to build, not the library to run. The target takes no
+ * pkg-config entry, whose `--libs` SwiftPM would add to every link.
  */
 #ifndef CXXHASH_SHIM_H
 #define CXXHASH_SHIM_H

@@ -27,13 +27,7 @@ extension ResolverTests {
             }
             let needed = try Linkage.neededLibraries(of: app)
             #expect(needed.contains("libswiftCore"), "the listing names the libraries the app loads: \(needed)")
-            // KNOWN LIBRARY BUG (reported; delete this wrapper once fixed, so
-            // that the check fails again): the CXXHash system-library target
-            // takes `pkgConfig: "libxxhash"`, whose `--libs` (-lxxhash) SwiftPM
-            // adds to every link, so apps list libxxhash.so.0 as NEEDED.
-            withKnownIssue("apps link libxxhash through CXXHash's pkg-config --libs") {
-                #expect(!needed.lowercased().contains("xxhash"), "the app needs libxxhash at run time: \(needed)")
-            }
+            #expect(!needed.lowercased().contains("xxhash"), "the app needs libxxhash at run time: \(needed)")
         }
     }
 }
