@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* The fields every lock and unlock writes (owner, depth, the pthread mutex)
  * share one cache line: the struct is allocated 64-byte aligned, so under
@@ -160,6 +161,25 @@ int crg_condition_wait(crg_condition *c, crg_mutex *m) {
     pthread_cond_wait(&c->condition, &m->mutex);
     crg_mutex_acquired(m, self);
     return 0;
+}
+
+int crg_condition_wait_for(crg_condition *c, crg_mutex *m, uint64_t timeout_ns) {
+    const void *self = crg_self();
+    if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != self || m->depth != 1) {
+        return EDEADLK;
+    }
+    /* Against the realtime clock, the one every platform's
+     * pthread_cond_timedwait takes. */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    uint64_t nanoseconds = (uint64_t)deadline.tv_nsec + timeout_ns % 1000000000u;
+    deadline.tv_sec += (time_t)(timeout_ns / 1000000000u + nanoseconds / 1000000000u);
+    deadline.tv_nsec = (long)(nanoseconds % 1000000000u);
+    m->depth = 0;
+    __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
+    int rc = pthread_cond_timedwait(&c->condition, &m->mutex, &deadline);
+    crg_mutex_acquired(m, self);
+    return rc == ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
 void crg_condition_broadcast(crg_condition *c) {

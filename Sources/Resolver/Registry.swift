@@ -208,10 +208,14 @@ enum Published {
     /// 1 once `registerAllServices` has run for the current registration
     /// generation; 0 while it has yet to (or before the registry exists).
     @inlinable static var registered: UnsafeMutablePointer<crg_word> { crg_global_word(0) }
-    /// How many `Resolver.withRoot` calls are running.
-    @inlinable static var overrides: UnsafeMutablePointer<crg_word> { crg_global_word(1) }
+    /// Non-zero while resolves must take the detour (`resolveWithDetour`):
+    /// counts the `Resolver.withRoot` calls running, the verification
+    /// threads alive, and one while graph recording is switched on.
+    @inlinable static var detours: UnsafeMutablePointer<crg_word> { crg_global_word(1) }
     /// Counts scopes made, so each starts its generations at its own base.
     static var scopesMade: UnsafeMutablePointer<crg_word> { crg_global_word(2) }
+    /// 1 while `Resolver.isRecordingGraph` is on.
+    static var recordingGraph: UnsafeMutablePointer<crg_word> { crg_global_word(3) }
 }
 
 /// The `decorate` closure, held by reference so a resolve can reach it
@@ -233,9 +237,15 @@ final class DecorateBox: @unchecked Sendable {
     }
 }
 
-/// Stops the program with `message`, after passing it to the failure hook.
+/// Stops the program with `message`, after passing it to the failure hook;
+/// on a thread that verifies, ends that thread instead, with the failure
+/// collected (`VerificationRun`).
 @usableFromInline
-func resolverFailure(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
+func resolverFailure(_ message: String, kind: Resolver.Verification.Failure.Kind = .other,
+                     file: StaticString = #file, line: UInt = #line) -> Never {
+    if let context = ResolutionContext.existing, let verification = context.verification {
+        verification.workerFailed(message, kind: kind, context: context)
+    }
     registry.withLock { registry.failureHook }?(message)
     fatalError(message, file: file, line: line)
 }

@@ -55,9 +55,17 @@ extension Resolver {
     @inlinable
     static func resolveService<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                         _ arguments: ArgumentsPointer) -> Service? {
-        if container == nil, crg_word_load(Published.overrides) != 0 {
-            return resolveWithOverride(key, arguments)
+        if crg_word_load(Published.detours) != 0 {
+            return resolveWithDetour(key, in: container, arguments)
         }
+        return resolveDirectly(key, in: container, arguments)
+    }
+
+    /// Resolves from `container`, or from the app-wide root when it is nil.
+    @inlinable
+    @inline(__always)
+    static func resolveDirectly<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
+                                         _ arguments: ArgumentsPointer) -> Service? {
         crg_read_begin()
         let resolverRaw: UnsafeMutableRawPointer
         if let container {
@@ -88,39 +96,18 @@ extension Resolver {
         return service
     }
 
-    /// A static resolve while some `withRoot` call is running (in this task
-    /// or another): through this task's override, if it has one.
+    /// A resolve while something, in this thread or another, asks resolves
+    /// to take a detour (`Published.detours`): a `withRoot` call (a static
+    /// resolve uses this task's root, if it has one), a verification (its
+    /// threads resolve from its sandbox) or graph recording (the resolve is
+    /// recorded as an edge from the factory asking for it).
     @inlinable
     @inline(never)
-    static func resolveWithOverride<Service>(_ key: UnsafeMutablePointer<crg_key>,
-                                             _ arguments: ArgumentsPointer) -> Service? {
-        guard let root = currentOverride() else {
-            return resolveFromRoot(key, arguments)
-        }
-        return resolveService(key, in: root, arguments)
-    }
-
-    /// A static resolve from the app-wide root.
-    @inlinable
-    @inline(never)
-    static func resolveFromRoot<Service>(_ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer) -> Service? {
-        crg_read_begin()
-        guard let resolverRaw = loadRegisteredRoot() else {
-            crg_read_end()
-            return resolveAfterRegistering(key, in: nil, arguments)
-        }
-        var found: UnsafeMutableRawPointer?
-        guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
-            crg_read_end()
-            return nil
-        }
-        let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
-                                                                      given: nil, arguments)
-        if let decorate = crg_cell_load(Published.decorate), let service {
-            DecorateBox.call(decorate, with: service)
-        }
-        crg_read_end()
-        return service
+    static func resolveWithDetour<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
+                                           _ arguments: ArgumentsPointer) -> Service? {
+        let target = container ?? currentOverride()
+        GraphRecorder.recordResolve(of: Service.self, key)
+        return resolveDirectly(key, in: target, arguments)
     }
 
     /// The root, if `registerAllServices` has run for it; nil while it has

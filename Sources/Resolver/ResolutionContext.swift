@@ -39,6 +39,14 @@ final class ResolutionContext: @unchecked Sendable {
     /// True while a finished resolution's instances are being released.
     @exclusivity(unchecked) var releasingGraph = false
     @exclusivity(unchecked) var waitingFor: InFlight?
+    /// The verification this thread works for (a verification's own threads
+    /// only; `Verification.swift`), else nil.
+    @exclusivity(unchecked) var verification: VerificationRun?
+    /// Which of the verification's worker threads this is.
+    @exclusivity(unchecked) var verificationWorker = 0
+    /// While verifying: the builds this thread started and has yet to finish,
+    /// so that a failure ending the thread can take them out of their scopes.
+    @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, flight: InFlight)] = []
 
     /// A resolution deeper than this is runaway recursion (for example a
     /// factory resolving itself with ever new arguments) and is stopped with
@@ -71,6 +79,17 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     static var current: ResolutionContext {
         Unmanaged<ResolutionContext>.fromOpaque(currentRaw).takeUnretainedValue()
+    }
+
+    /// The calling thread's context if it has one (none is made).
+    static var existing: ResolutionContext? {
+        crg_thread_object().map { Unmanaged<ResolutionContext>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The registration whose factory is running innermost on this thread.
+    var innermostRegistration: RegistrationDescribing? {
+        guard stackCount > 0 else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(stack[stackCount - 1]).takeUnretainedValue() as? RegistrationDescribing
     }
 
     @usableFromInline
@@ -188,7 +207,8 @@ final class ResolutionContext: @unchecked Sendable {
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
         let start = (0..<stackCount).first { stack[$0] == entry } ?? 0
         let chain = (start..<stackCount).map { describeEntry(stack[$0]) } + [describeEntry(entry)]
-        resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.")
+        resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
+                        kind: .cycle)
     }
 
     @usableFromInline

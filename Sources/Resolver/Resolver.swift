@@ -58,7 +58,7 @@ public final class Resolver: @unchecked Sendable {
     /// Inside `withRoot(_:operation:)`, reading it gives that call's
     /// container; setting it still sets the app-wide root.
     public static var root: Resolver {
-        get { rootOverride ?? registry.withLock { registry.root } }
+        get { currentOverride() ?? registry.withLock { registry.root } }
         set { registry.write { registry.setRootLocked(newValue) } }
     }
 
@@ -124,7 +124,7 @@ public final class Resolver: @unchecked Sendable {
     /// `ResolverScope.application.reset()` leave these caches alone; they go
     /// with the container.
     public convenience init(child: Resolver? = nil, isolatedScopes: Bool) {
-        self.init(mutex: registry.mutex, isolatedScopes: isolatedScopes)
+        self.init(mutex: registry.mutex, isolatedScopes: isolatedScopes ? IsolatedScopes() : nil)
         if let child {
             add(child: child)
         }
@@ -138,7 +138,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// A container whose table uses `mutex` (the registry's; passed in while
     /// the registry itself is being made) and, for tests, `allocator`.
-    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>? = nil, isolatedScopes: Bool = false) {
+    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>? = nil, isolatedScopes: IsolatedScopes? = nil) {
         var options = crg_options(capacity: 0, mutex: mutex, allocator: allocator,
                                   release: releaseRetainedObject, release_context: nil)
         var storage: OpaquePointer?
@@ -147,7 +147,7 @@ public final class Resolver: @unchecked Sendable {
         }
         self.storage = storage
         self.cells = makeCells(1)
-        self.isolatedScopes = isolatedScopes ? IsolatedScopes() : nil
+        self.isolatedScopes = isolatedScopes
     }
 
     deinit {

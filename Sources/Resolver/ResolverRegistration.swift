@@ -215,9 +215,35 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     }
 }
 
-/// What the diagnostics need of a registration of any service type.
+/// What the diagnostics, verification and the dependency graph need of a
+/// registration of any service type.
 protocol RegistrationDescribing: AnyObject {
+    /// "Type" or "Type:name".
     var keyDescription: String { get }
+    /// The graph node of its key (without a scope).
+    var graphNode: Resolver.Graph.Node { get }
+    /// Whether its factory takes arguments (`verify()` skips it).
+    var takesArguments: Bool { get }
+    /// Resolves it once from `container` (a verification's sandbox), as
+    /// `optional()` does: whether an instance came back.
+    func resolveOnce(from container: Resolver) -> Bool
+    /// The scope (under the registry mutex).
+    var scope: ResolverScope { get }
 }
 
-extension ResolverRegistration: RegistrationDescribing {}
+extension ResolverRegistration: RegistrationDescribing {
+    var graphNode: Resolver.Graph.Node {
+        Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil)
+    }
+
+    var takesArguments: Bool {
+        switch factory {
+        case .plain, .resolver: return false
+        case .arguments, .anyArguments: return true
+        }
+    }
+
+    func resolveOnce(from container: Resolver) -> Bool {
+        container.optional(Service.self, name: name) != nil
+    }
+}

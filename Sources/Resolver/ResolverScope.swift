@@ -360,12 +360,19 @@ extension ResolverScope {
                               description: registration.keyDescription, owner: context)
         building.append(flight)
         let generation = self.generation
+        let verifying = context.verification != nil
+        if verifying {
+            context.unfinishedBuilds.append((self, flight))
+        }
         registry.unlock()
 
         let service = registration.instantiateInReadSection(resolver, arguments)
 
         registry.lock()
         building.removeAll { $0 === flight }
+        if verifying {
+            context.unfinishedBuilds.removeAll { $0.flight === flight }
+        }
         if let service, generation == self.generation {
             storeLocked(service, key)
         }
@@ -412,7 +419,8 @@ final class InFlight {
             if next.owner === waiter {
                 chain.append(description)
                 registry.unlock()
-                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.")
+                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.",
+                                kind: .cycle)
             }
             owner = next.owner
         }

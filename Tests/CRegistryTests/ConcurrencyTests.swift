@@ -189,6 +189,81 @@ import Testing
         #expect(!crg_mutex_held(mutex))
     }
 
+    /// A timed wait that nothing signals gives up with ETIMEDOUT, holding the
+    /// mutex again; one that is signalled returns 0.
+    @Test func aTimedWaitTimesOutOrIsWoken() {
+        let mutex = crg_mutex_create()!
+        let condition = crg_condition_create()!
+        defer {
+            crg_condition_destroy(condition)
+            crg_mutex_release(mutex)
+        }
+        #expect(crg_condition_wait_for(condition, mutex, 1_000) == EDEADLK, "not held")
+        crg_mutex_lock(mutex)
+        #expect(crg_condition_wait_for(condition, mutex, 20_000_000) == ETIMEDOUT)
+        #expect(crg_mutex_held(mutex), "held again after the timeout")
+        crg_mutex_unlock(mutex)
+
+        final class Flag: @unchecked Sendable { var ready = false }
+        let flag = Flag()
+        let raw = (UInt(bitPattern: mutex), UInt(bitPattern: condition))
+        let woken = Atomic<Bool>(false)
+        runOnThreads(2) { thread in
+            let mutex = OpaquePointer(bitPattern: raw.0)!, condition = OpaquePointer(bitPattern: raw.1)!
+            crg_mutex_lock(mutex)
+            if thread == 0 {
+                flag.ready = true
+                crg_condition_broadcast(condition)
+            } else {
+                // A minute: only a missed wake-up makes it time out.
+                while !flag.ready {
+                    if crg_condition_wait_for(condition, mutex, 60_000_000_000) == ETIMEDOUT { break }
+                }
+                woken.store(flag.ready, ordering: .relaxed)
+            }
+            crg_mutex_unlock(mutex)
+        }
+        let wasWoken = woken.load(ordering: .relaxed)
+        #expect(wasWoken)
+    }
+
+    /// crg_thread_start runs the body on a thread of its own, and a thread
+    /// that ends with crg_thread_exit inside a read section leaves it: what
+    /// is retired afterwards is released once the thread is gone.
+    @Test func aThreadEndingInsideAReadSectionLeavesIt() {
+        final class Probe: @unchecked Sendable {
+            let inSection = Atomic<Bool>(false)
+            let released = Atomic<Bool>(false)
+        }
+        let probe = Probe()
+        let rc = crg_thread_start({ raw in
+            let probe = Unmanaged<Probe>.fromOpaque(raw!).takeUnretainedValue()
+            crg_read_begin()
+            probe.inSection.store(true, ordering: .releasing)
+            crg_thread_exit()
+        }, Unmanaged.passUnretained(probe).toOpaque())
+        #expect(rc == 0)
+        #expect(waitUpTo(seconds: 10) { probe.inSection.load(ordering: .acquiring) })
+        // Retired while the thread is (or was) inside its section.
+        _ = crg_retire(Unmanaged.passRetained(probe).toOpaque(), { raw, _ in
+            let probe = Unmanaged<Probe>.fromOpaque(raw).takeRetainedValue()
+            probe.released.store(true, ordering: .releasing)
+        }, nil)
+        #expect(waitUpTo(seconds: 10) {
+            _ = crg_collect()
+            return probe.released.load(ordering: .acquiring)
+        }, "the ended thread's read section still holds back reclamation")
+    }
+
+    /// Polls `condition` for at most `seconds`.
+    private func waitUpTo(seconds: Double, _ condition: () -> Bool) -> Bool {
+        for _ in 0..<Int(seconds * 1_000) {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
+    }
+
     /// The mutex counts recursion itself; another thread cannot take it
     /// until the owner has unlocked as many times as it locked.
     @Test func recursionIsCountedAndExclusive() {

@@ -8,6 +8,7 @@
  *                 reclamation): how readers stay lock-free and safe.
  * - crg_mutex.h   the writers' recursive mutex and its condition variables.
  * - crg_atomic.h  atomic cells through which the front end publishes state.
+ * - crg_thread.h  a thread for work that may end early, and its early exit.
  *
  * The design, its invariants and the reclamation argument: DESIGN.md at the
  * repository root.
@@ -20,5 +21,6 @@
 #include "crg_epoch.h"
 #include "crg_mutex.h"
 #include "crg_table.h"
+#include "crg_thread.h"
 
 #endif /* CREGISTRY_H */

@@ -24,6 +24,13 @@
 #define CRG_ALWAYS_INLINE
 #endif
 
+/* A function that does not return (Swift imports it as returning Never). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CRG_NORETURN __attribute__((noreturn))
+#else
+#define CRG_NORETURN
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define CRG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CRG_UNLIKELY(x) __builtin_expect(!!(x), 0)

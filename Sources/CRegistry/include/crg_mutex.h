@@ -67,6 +67,13 @@ void crg_condition_destroy(crg_condition *CRG_NULLABLE c);
  */
 int crg_condition_wait(crg_condition *CRG_NONNULL c, crg_mutex *CRG_NONNULL m);
 
+/**
+ * crg_condition_wait, giving up after `timeout_ns` nanoseconds: returns 0
+ * (signalled, or spuriously), ETIMEDOUT (the time passed; `m` is locked
+ * again all the same) or EDEADLK.
+ */
+int crg_condition_wait_for(crg_condition *CRG_NONNULL c, crg_mutex *CRG_NONNULL m, uint64_t timeout_ns);
+
 /** Wakes every thread waiting on `c`. */
 void crg_condition_broadcast(crg_condition *CRG_NONNULL c);
 

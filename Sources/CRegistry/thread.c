@@ -1,0 +1,47 @@
+/*
+ * Threads that may end early. See include/crg_thread.h.
+ */
+#include "crg_thread.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+typedef struct crg_thread_start_info {
+    void (*body)(void *);
+    void *context;
+} crg_thread_start_info;
+
+static void *crg_thread_main(void *raw) {
+    crg_thread_start_info info = *(crg_thread_start_info *)raw;
+    free(raw);
+    info.body(info.context);
+    return NULL;
+}
+
+int crg_thread_start(void (*body)(void *), void *context) {
+    crg_thread_start_info *info = malloc(sizeof *info);
+    if (info == NULL) {
+        return ENOMEM;
+    }
+    info->body = body;
+    info->context = context;
+    pthread_attr_t attributes;
+    int rc = pthread_attr_init(&attributes);
+    if (rc != 0) {
+        free(info);
+        return rc;
+    }
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    rc = pthread_create(&thread, &attributes, crg_thread_main, info);
+    pthread_attr_destroy(&attributes);
+    if (rc != 0) {
+        free(info);
+    }
+    return rc;
+}
+
+void crg_thread_exit(void) {
+    pthread_exit(NULL);
+}

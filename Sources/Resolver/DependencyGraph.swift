@@ -1,0 +1,371 @@
+import CRegistry
+
+// The dependency graph: which registration's factory resolves which service.
+// Found by `verify()`, or recorded while the app resolves (`isRecordingGraph`),
+// and rendered for Graphviz (DOT) or Mermaid.
+
+extension Resolver {
+    /// A dependency graph: one node per service, one edge per "the factory of
+    /// `from` resolves `to`".
+    ///
+    /// An edge is recorded whenever a resolve (through any container, the
+    /// static API or a property wrapper) happens while a factory is running on
+    /// the same thread: `@Injected` properties of an object made by a factory
+    /// count, a `@LazyInjected` property counts only if it is first read while
+    /// a factory runs.
+    public struct Graph: Sendable, Equatable {
+        /// A service: its type, its name, and the scope of its registration
+        /// (nil when nothing is registered under that type and name: a
+        /// dependency that is missing, or one resolved with `optional()`).
+        public struct Node: Hashable, Sendable, Comparable, CustomStringConvertible {
+            /// The identity of the type (two types may print the same).
+            let typeID: UInt64
+            /// The service type, as Swift prints it.
+            public let type: String
+            /// The registration's name, or nil.
+            public let name: String?
+            /// The registration's scope (`application`, `graph`, …, or the
+            /// class of a custom scope), or nil when nothing is registered.
+            public let scope: String?
+
+            init(typeID: UInt64, type: String, name: String?, scope: String?) {
+                self.typeID = typeID
+                self.type = type
+                self.name = name
+                self.scope = scope
+            }
+
+            /// Whether something is registered under this type and name.
+            public var isRegistered: Bool {
+                scope != nil
+            }
+
+            /// "Type" or "Type:name", as the failure messages print a service.
+            public var description: String {
+                name.map { "\(type):\($0)" } ?? type
+            }
+
+            /// Nodes are the same service when type and name are.
+            public static func == (lhs: Node, rhs: Node) -> Bool {
+                lhs.typeID == rhs.typeID && lhs.name == rhs.name
+            }
+
+            public func hash(into hasher: inout Hasher) {
+                hasher.combine(typeID)
+                hasher.combine(name)
+            }
+
+            /// By description, so renderings come out in a stable order.
+            public static func < (lhs: Node, rhs: Node) -> Bool {
+                (lhs.description, lhs.typeID) < (rhs.description, rhs.typeID)
+            }
+
+            /// The same node with `scope`.
+            func with(scope: String?) -> Node {
+                Node(typeID: typeID, type: type, name: name, scope: scope)
+            }
+        }
+
+        /// `from`'s factory resolves `to`.
+        public struct Edge: Hashable, Sendable, Comparable {
+            /// The service whose factory was running.
+            public let from: Node
+            /// The service it resolved.
+            public let to: Node
+
+            public static func < (lhs: Edge, rhs: Edge) -> Bool {
+                (lhs.from, lhs.to) < (rhs.from, rhs.to)
+            }
+        }
+
+        /// Every node, sorted.
+        public let nodes: [Node]
+        /// Every edge, sorted.
+        public let edges: [Edge]
+
+        /// Makes a graph of `nodes` and `edges`; the nodes of the edges are
+        /// added when missing, and a node's scope is taken from `nodes`.
+        init(nodes: some Sequence<Node>, edges: some Sequence<Edge>) {
+            var byKey: [Node: Node] = [:]
+            for node in nodes {
+                byKey[node] = node
+            }
+            var resolvedEdges = Set<Edge>()
+            for edge in edges {
+                let from = byKey[edge.from] ?? edge.from
+                let to = byKey[edge.to] ?? edge.to
+                byKey[from] = from
+                byKey[to] = to
+                resolvedEdges.insert(Edge(from: from, to: to))
+            }
+            self.nodes = byKey.values.sorted()
+            self.edges = resolvedEdges.sorted()
+        }
+
+        /// The graph as text for `format`.
+        public func rendered(as format: GraphFormat) -> String {
+            switch format {
+            case .dot: return dot
+            case .mermaid: return mermaid
+            }
+        }
+
+        /// The label lines of `node`: its type, its name, its scope.
+        private func labelLines(of node: Node) -> [String] {
+            var lines = [node.type]
+            if let name = node.name {
+                lines.append("name: \(name)")
+            }
+            lines.append(node.scope ?? "not registered")
+            return lines
+        }
+
+        private func identifiers() -> [Node: String] {
+            var identifiers: [Node: String] = [:]
+            for (index, node) in nodes.enumerated() {
+                identifiers[node] = "n\(index)"
+            }
+            return identifiers
+        }
+
+        /// Graphviz: `dot -Tsvg` draws it.
+        var dot: String {
+            let id = identifiers()
+            var lines = [
+                "digraph Resolver {",
+                "    rankdir=LR;",
+                "    node [shape=box, style=rounded, fontname=\"Helvetica\"];",
+            ]
+            for node in nodes {
+                let label = labelLines(of: node).map(Graph.dotEscaped).joined(separator: "\\n")
+                let style = node.isRegistered ? "" : ", style=\"rounded,dashed\", color=\"#c0392b\""
+                lines.append("    \(id[node]!) [label=\"\(label)\"\(style)];")
+            }
+            for edge in edges {
+                let style = edge.to.isRegistered ? "" : " [style=dashed, color=\"#c0392b\"]"
+                lines.append("    \(id[edge.from]!) -> \(id[edge.to]!)\(style);")
+            }
+            lines.append("}")
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        /// Mermaid: a `flowchart`, for Markdown that renders Mermaid.
+        var mermaid: String {
+            let id = identifiers()
+            var lines = ["flowchart LR"]
+            for node in nodes {
+                let label = labelLines(of: node).map(Graph.mermaidEscaped).joined(separator: "<br/>")
+                lines.append("    \(id[node]!)[\"\(label)\"]\(node.isRegistered ? "" : ":::missing")")
+            }
+            for edge in edges {
+                lines.append("    \(id[edge.from]!) \(edge.to.isRegistered ? "-->" : "-.->") \(id[edge.to]!)")
+            }
+            lines.append("    classDef missing stroke:#c0392b,stroke-dasharray:5 5")
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        /// A DOT double-quoted string's contents.
+        static func dotEscaped(_ text: String) -> String {
+            var escaped = ""
+            for character in text {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\"": escaped += "\\\""
+                case "\n": escaped += "\\n"
+                default: escaped.append(character)
+                }
+            }
+            return escaped
+        }
+
+        /// A Mermaid quoted label's contents: quotes and markup characters
+        /// as Mermaid's entity codes.
+        static func mermaidEscaped(_ text: String) -> String {
+            var escaped = ""
+            for character in text {
+                switch character {
+                case "\"": escaped += "#quot;"
+                case "<": escaped += "#lt;"
+                case ">": escaped += "#gt;"
+                case "&": escaped += "#amp;"
+                case "#": escaped += "#35;"
+                case "\n": escaped += "<br/>"
+                default: escaped.append(character)
+                }
+            }
+            return escaped
+        }
+    }
+
+    /// A text format for a dependency graph.
+    public enum GraphFormat: Sendable {
+        /// Graphviz DOT: `dot -Tsvg graph.dot > graph.svg`.
+        case dot
+        /// A Mermaid `flowchart`, which GitHub renders in Markdown.
+        case mermaid
+    }
+
+    /// The dependency graph of `root`, as text for `format`: the edges
+    /// recorded so far while `isRecordingGraph` is on, or else the graph
+    /// `verify()` finds, which runs every argument-less factory once (see
+    /// `verify(timeout:)`).
+    public static func graph(format: GraphFormat) -> String {
+        root.graph(format: format)
+    }
+
+    /// The dependency graph of this container (and its children), as text for
+    /// `format`: the edges recorded so far while `isRecordingGraph` is on, or
+    /// else the graph `verify()` finds, which runs every argument-less factory
+    /// once (see `verify(timeout:)`).
+    public func graph(format: GraphFormat) -> String {
+        if Resolver.isRecordingGraph {
+            return recordedGraph.rendered(as: format)
+        }
+        return verify().graph.rendered(as: format)
+    }
+
+    /// Whether every resolve made while a factory runs is recorded as an
+    /// edge of the dependency graph (`graph(format:)`), as the app runs.
+    /// Off by default; switching it on starts an empty recording. While it
+    /// is on, every resolve takes a slower path (a lock per resolve).
+    public static var isRecordingGraph: Bool {
+        get { crg_word_load(Published.recordingGraph) != 0 }
+        set {
+            registry.withLock {
+                let wasOn = crg_word_load(Published.recordingGraph) != 0
+                guard newValue != wasOn else { return }
+                if newValue {
+                    GraphRecorder.global.clear()
+                    crg_word_store(Published.recordingGraph, 1)
+                    crg_word_add(Published.detours, 1)
+                } else {
+                    crg_word_store(Published.recordingGraph, 0)
+                    crg_word_add(Published.detours, UInt64.max)
+                }
+            }
+        }
+    }
+
+    /// The recorded edges, with this container's registrations as nodes.
+    var recordedGraph: Graph {
+        Graph(nodes: registrationNodes(), edges: GraphRecorder.global.edges)
+    }
+
+    /// A node, with its scope, for each registration this container resolves
+    /// (its own, then its children's, first found wins).
+    func registrationNodes() -> [Graph.Node] {
+        let registrations = registry.withLock { reachableRegistrationsLocked() }
+        return registrations.map { $0.graphNode.with(scope: scopeName($0.scope)) }
+    }
+
+    /// Every registration a lookup in this container can find, in lookup
+    /// order: its own, then its children's depth first, skipping keys found
+    /// earlier. The mutex must be held.
+    func reachableRegistrationsLocked() -> [RegistrationDescribing] {
+        var seen = Set<Graph.Node>()
+        var found: [RegistrationDescribing] = []
+        collectRegistrationsLocked(into: &found, seen: &seen)
+        return found
+    }
+
+    private func collectRegistrationsLocked(into found: inout [RegistrationDescribing], seen: inout Set<Graph.Node>) {
+        var own: [RegistrationDescribing] = []
+        withUnsafeMutablePointer(to: &own) { list in
+            _ = crg_iterate_locked(crg_container_table(storage), { entry, context in
+                let object = Unmanaged<AnyObject>.fromOpaque(entry.pointee.value).takeUnretainedValue()
+                if let registration = object as? RegistrationDescribing {
+                    context!.assumingMemoryBound(to: [RegistrationDescribing].self).pointee.append(registration)
+                }
+                return 0
+            }, list)
+        }
+        for registration in own.sorted(by: { $0.graphNode < $1.graphNode }) where seen.insert(registration.graphNode).inserted {
+            found.append(registration)
+        }
+        for child in children {
+            child.collectRegistrationsLocked(into: &found, seen: &seen)
+        }
+    }
+}
+
+/// How a graph names a scope: the built-in scopes by their static names,
+/// others by their class.
+func scopeName(_ scope: ResolverScope) -> String {
+    switch scope {
+    case ResolverScope.application: return "application"
+    case ResolverScope.cached: return "cached"
+    case ResolverScope.graph: return "graph"
+    case ResolverScope.shared: return "shared"
+    case ResolverScope.unique: return "unique"
+    case ResolverScope.container: return "container"
+    default: return String(describing: type(of: scope))
+    }
+}
+
+private func ~= (pattern: ResolverScope, value: ResolverScope) -> Bool {
+    pattern === value
+}
+
+/// Collects the edges of a dependency graph: the app-wide recording
+/// (`Resolver.isRecordingGraph`), or one verification's. Any thread may
+/// record; its own mutex guards the edges (never the registry's).
+@usableFromInline
+final class GraphRecorder: @unchecked Sendable {
+    static let global = GraphRecorder()
+
+    private let mutex: OpaquePointer
+    private var recorded = Set<Resolver.Graph.Edge>()
+
+    init() {
+        guard let mutex = crg_mutex_create() else {
+            fatalError("RESOLVER: could not create a mutex")
+        }
+        self.mutex = mutex
+    }
+
+    deinit {
+        crg_mutex_release(mutex)
+    }
+
+    /// The edges recorded so far.
+    var edges: Set<Resolver.Graph.Edge> {
+        crg_mutex_lock(mutex)
+        defer { crg_mutex_unlock(mutex) }
+        return recorded
+    }
+
+    func clear() {
+        crg_mutex_lock(mutex)
+        defer { crg_mutex_unlock(mutex) }
+        recorded.removeAll()
+    }
+
+    func record(_ edge: Resolver.Graph.Edge) {
+        crg_mutex_lock(mutex)
+        defer { crg_mutex_unlock(mutex) }
+        recorded.insert(edge)
+    }
+
+    /// Records, if this thread verifies or recording is on and a factory is
+    /// running on this thread, an edge from that factory's service to the
+    /// service about to be resolved: `type` under the key at `key`.
+    @usableFromInline
+    @inline(never)
+    static func recordResolve(of type: Any.Type, _ key: UnsafeMutablePointer<crg_key>) {
+        guard let context = ResolutionContext.existing else { return }
+        let recorder: GraphRecorder
+        if let verification = context.verification {
+            recorder = verification.recorder
+        } else if crg_word_load(Published.recordingGraph) != 0 {
+            recorder = global
+        } else {
+            return
+        }
+        guard let from = context.innermostRegistration?.graphNode else { return }
+        let name = key.pointee.has_name
+            ? String(decoding: UnsafeRawBufferPointer(start: key.pointee.name, count: key.pointee.name_len), as: UTF8.self)
+            : nil
+        let to = Resolver.Graph.Node(typeID: key.pointee.type, type: String(describing: type), name: name, scope: nil)
+        recorder.record(Resolver.Graph.Edge(from: from, to: to))
+    }
+}

@@ -1,0 +1,325 @@
+import CRegistry
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// verify(): resolve every registration once, collecting what would have
+// stopped the program instead of stopping it.
+//
+// A failure deep inside a factory cannot return to its caller (`resolve()`
+// returns a service, or nothing at all), so registrations are resolved on a
+// thread of the verification's own: a failure there is recorded and ends
+// that thread (`crg_thread_exit`), and the next registration is resolved on a
+// new one. What ending a thread skips:
+// - builds of a caching scope the thread had started: taken out of their
+//   scope first, so no other thread waits for them;
+// - its read section: left by the thread-exit handling of the C core;
+// - references held by the frames it leaves: leaked (a failed verification
+//   is a bug report, not a steady state);
+// - locks: none of ours is held where a failure is reported (checked; if one
+//   were, the program stops as it would without verification). A factory
+//   that fails while holding a lock of its own leaves it locked.
+
+extension Resolver {
+    /// What `verify()` found: each registration resolved, failed or skipped.
+    public struct Verification: Sendable, CustomStringConvertible {
+        /// Why a registration could not be resolved.
+        public struct Failure: Sendable, CustomStringConvertible {
+            /// What kind of failure.
+            public enum Kind: Sendable, Equatable {
+                /// A service it needs is not registered.
+                case missing
+                /// A factory (its own or a dependency's) returned nil.
+                case returnedNil
+                /// A dependency cycle, on one thread or across threads.
+                case cycle
+                /// It did not finish within the timeout (a factory that
+                /// blocks, or waits for something that never comes).
+                case timedOut
+                /// Another failure: wrong arguments, a failed `implements`,
+                /// a resolution nested without end.
+                case other
+            }
+
+            /// The registration being verified, "Type" or "Type:name".
+            public let service: String
+            /// What kind of failure.
+            public let kind: Kind
+            /// The message the program would have stopped with, chain included.
+            public let message: String
+
+            /// The service, then the message, indented.
+            public var description: String {
+                let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+                return "\(service): \(kind)\n" + lines.map { "    " + $0 }.joined(separator: "\n")
+            }
+        }
+
+        /// The registrations that resolved, "Type" or "Type:name".
+        public let resolved: [String]
+        /// The registrations that failed, with why.
+        public let failures: [Failure]
+        /// The registrations not resolved because their factories take
+        /// arguments, which `verify()` cannot make up.
+        public let skipped: [String]
+        /// The dependency graph the resolves showed.
+        public let graph: Graph
+
+        /// True when no registration failed.
+        public var isValid: Bool {
+            failures.isEmpty
+        }
+
+        /// A summary line, then each failure with its message, then the
+        /// skipped registrations.
+        public var description: String {
+            var lines = ["Resolver.verify(): \(resolved.count) resolved, \(failures.count) failed, \(skipped.count) skipped."]
+            for failure in failures {
+                lines.append("FAILED " + failure.description)
+            }
+            if !skipped.isEmpty {
+                lines.append("Skipped (the factory takes arguments): \(skipped.joined(separator: ", ")).")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Verifies `root` (see the instance method).
+    ///
+    /// - Parameter timeout: seconds a registration may take before it is
+    ///   reported as `.timedOut` and left running.
+    public static func verify(timeout: Double = 10) -> Verification {
+        root.verify(timeout: timeout)
+    }
+
+    /// Resolves every registration this container can find (its own and its
+    /// children's; each name) once, and reports what failed instead of
+    /// stopping the program: missing dependencies with the chain that needed
+    /// them, cycles, factories that returned nil. Registrations whose
+    /// factories take arguments are listed as skipped.
+    ///
+    /// **This runs your factories**, once each, as a resolve would: call it
+    /// at start-up in a debug build, or in a test. It resolves in a sandbox,
+    /// a child of this container with caches of its own for every caching
+    /// scope, so the app's singletons are neither made nor replaced; static
+    /// resolves and property wrappers inside the factories use the sandbox
+    /// too. (A property wrapper given an explicit container, and custom scope
+    /// subclasses, reach outside it.) `registerAllServices` runs first if it
+    /// has not. The calling thread waits; the resolves run on threads of
+    /// their own, one at a time.
+    ///
+    /// - Parameter timeout: seconds a registration may take before it is
+    ///   reported as `.timedOut` and left running.
+    public func verify(timeout: Double = 10) -> Verification {
+        registry.ensureRegistered()
+        let registrations = registry.withLock { reachableRegistrationsLocked() }
+        let run = VerificationRun(container: self, registrations: registrations, timeout: timeout)
+        return run.run()
+    }
+}
+
+/// One `verify()` call: the registrations to resolve, the sandbox, the
+/// outcomes, and the threads resolving them (one at a time).
+///
+/// `mutex` (its own) guards the progress fields; `progressed` is signalled
+/// when one changes. A worker thread takes the registration at `next`,
+/// resolves it, and records the outcome if it is still the current worker
+/// (`worker`): a worker that timed out is abandoned, and whatever it records
+/// later is ignored.
+final class VerificationRun: @unchecked Sendable {
+    enum Outcome {
+        case resolved
+        case skipped
+        case failed(kind: Resolver.Verification.Failure.Kind, message: String)
+    }
+
+    let sandbox: Resolver
+    let recorder = GraphRecorder()
+    private let registrations: [RegistrationDescribing]
+    private let timeoutNanoseconds: UInt64
+    private let mutex: OpaquePointer
+    private let progressed: OpaquePointer
+
+    // Guarded by `mutex`.
+    private var outcomes: [Outcome?]
+    private var next = 0
+    /// The current worker's number; 0 while none runs.
+    private var worker = 0
+    private var workersStarted = 0
+
+    init(container: Resolver, registrations: [RegistrationDescribing], timeout: Double) {
+        sandbox = Resolver(mutex: registry.mutex, isolatedScopes: IsolatedScopes(everyCache: true))
+        sandbox.add(child: container)
+        self.registrations = registrations
+        timeoutNanoseconds = timeout.isFinite && timeout > 0 ? UInt64(min(timeout, 1e9) * 1e9) : 0
+        guard let mutex = crg_mutex_create(), let condition = crg_condition_create() else {
+            fatalError("RESOLVER: out of memory starting a verification")
+        }
+        self.mutex = mutex
+        progressed = condition
+        outcomes = registrations.map { $0.takesArguments ? .skipped : nil }
+    }
+
+    deinit {
+        crg_condition_destroy(progressed)
+        crg_mutex_release(mutex)
+    }
+
+    /// Resolves every registration and collects the result.
+    func run() -> Resolver.Verification {
+        crg_mutex_lock(mutex)
+        skipDone()
+        while next < registrations.count {
+            if worker == 0 {
+                startWorker()
+                continue
+            }
+            let waitingFor = next
+            let rc = crg_condition_wait_for(progressed, mutex, timeoutNanoseconds)
+            if rc == ETIMEDOUT, worker != 0, next == waitingFor {
+                let seconds = Double(timeoutNanoseconds) / 1e9
+                outcomes[next] = .failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running.")
+                worker = 0
+                next += 1
+                skipDone()
+            }
+        }
+        crg_mutex_unlock(mutex)
+        return result()
+    }
+
+    /// Moves `next` past registrations already decided (skipped). `mutex` held.
+    private func skipDone() {
+        while next < registrations.count, outcomes[next] != nil {
+            next += 1
+        }
+    }
+
+    /// Starts a worker thread for the registrations from `next` on. `mutex` held.
+    private func startWorker() {
+        workersStarted += 1
+        worker = workersStarted
+        crg_word_add(Published.detours, 1)
+        let start = Unmanaged.passRetained(WorkerStart(run: self, worker: worker)).toOpaque()
+        let rc = crg_thread_start({ raw in
+            let start = Unmanaged<WorkerStart>.fromOpaque(raw!).takeRetainedValue()
+            start.run.work(as: start.worker)
+        }, start)
+        if rc != 0 {
+            Unmanaged<WorkerStart>.fromOpaque(start).release()
+            crg_word_add(Published.detours, UInt64.max)
+            outcomes[next] = .failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc)).")
+            worker = 0
+            next += 1
+            skipDone()
+        }
+    }
+
+    /// A worker thread's life: resolve registrations until none is left or
+    /// this worker is no longer the current one.
+    private func work(as worker: Int) {
+        let context = ResolutionContext.current
+        context.verification = self
+        context.verificationWorker = worker
+        while true {
+            crg_mutex_lock(mutex)
+            guard worker == self.worker, next < registrations.count else {
+                crg_mutex_unlock(mutex)
+                break
+            }
+            let index = next
+            crg_mutex_unlock(mutex)
+
+            let resolved = registrations[index].resolveOnce(from: sandbox)
+
+            crg_mutex_lock(mutex)
+            if worker == self.worker, next == index {
+                outcomes[index] = resolved
+                    ? .resolved
+                    : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil.")
+                next += 1
+                skipDone()
+                if next == registrations.count {
+                    self.worker = 0
+                }
+                crg_condition_broadcast(progressed)
+            }
+            crg_mutex_unlock(mutex)
+        }
+        context.verification = nil
+        crg_word_add(Published.detours, UInt64.max)
+    }
+
+    /// A failure on a worker thread: record it against the registration being
+    /// resolved, take this thread's unfinished builds out of their scopes, and
+    /// end the thread. Called by `resolverFailure`.
+    func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
+        if crg_mutex_held(registry.mutex) {
+            fatalError("RESOLVER: a verification failed while holding the registry lock: \(message)")
+        }
+        if !context.unfinishedBuilds.isEmpty {
+            registry.lock()
+            for (scope, flight) in context.unfinishedBuilds {
+                scope.building.removeAll { $0 === flight }
+                crg_condition_broadcast(flight.finished)
+            }
+            registry.unlock()
+            context.unfinishedBuilds.removeAll()
+        }
+        context.verification = nil
+        crg_mutex_lock(mutex)
+        // This worker is the current one unless it timed out: then its
+        // registration already has its outcome.
+        if worker != 0, next < registrations.count, outcomes[next] == nil, isCurrent(context) {
+            outcomes[next] = .failed(kind: kind, message: message)
+            next += 1
+            skipDone()
+            worker = 0
+            crg_condition_broadcast(progressed)
+        }
+        crg_mutex_unlock(mutex)
+        crg_word_add(Published.detours, UInt64.max)
+        crg_thread_exit()
+    }
+
+    /// Whether the thread of `context` is the current worker. `mutex` held.
+    private func isCurrent(_ context: ResolutionContext) -> Bool {
+        context.verificationWorker == worker
+    }
+
+    /// The collected outcomes and the graph.
+    private func result() -> Resolver.Verification {
+        var resolved: [String] = []
+        var failures: [Resolver.Verification.Failure] = []
+        var skipped: [String] = []
+        for (registration, outcome) in zip(registrations, outcomes) {
+            switch outcome {
+            case .resolved?: resolved.append(registration.keyDescription)
+            case .skipped?: skipped.append(registration.keyDescription)
+            case .failed(let kind, let message)?:
+                failures.append(.init(service: registration.keyDescription, kind: kind, message: message))
+            case nil: break
+            }
+        }
+        let nodes = registry.withLock {
+            registrations.map { $0.graphNode.with(scope: scopeName($0.scope)) }
+        }
+        return Resolver.Verification(resolved: resolved, failures: failures, skipped: skipped,
+                                     graph: Resolver.Graph(nodes: nodes, edges: recorder.edges))
+    }
+}
+
+/// What a worker thread starts with.
+private final class WorkerStart {
+    let run: VerificationRun
+    let worker: Int
+
+    init(run: VerificationRun, worker: Int) {
+        self.run = run
+        self.worker = worker
+    }
+}
