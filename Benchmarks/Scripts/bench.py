@@ -6,7 +6,9 @@ through the ordo-one harness, and print the tables (Scripts/report.py).
 
 Extra arguments go to `swift package benchmark`, e.g. `--target Resolvers` or
 `--filter 'singleton:.*'`. Environment: BENCH_ROUNDS (default 3) and
-BENCH_MAX_MS (default 150) are read by the benchmark processes themselves.
+BENCH_MAX_MS (default 150) are read by the benchmark processes themselves;
+BENCH_SCALING=0 skips the scaling benchmark (Scripts/scaling.py) that
+otherwise follows the tables.
 """
 import os
 import re
@@ -120,7 +122,13 @@ def main():
     if status != 0:
         print(f"error: the harness exited with {status}: some benchmarks failed (see above)", file=sys.stderr)
         return status
-    return report.returncode
+    if report.returncode != 0:
+        return report.returncode
+    if os.environ.get("BENCH_SCALING", "1") == "0":
+        return 0
+    print("==> scaling: total throughput at 1..cores threads beside the floors (Scripts/scaling.py; "
+          "BENCH_SCALING=0 skips it)", flush=True)
+    return subprocess.run([sys.executable, os.path.join(HERE, "scaling.py")]).returncode
 
 
 if __name__ == "__main__":
