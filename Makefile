@@ -1,6 +1,6 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
-#   make test     the whole test suite (installs libxxhash-dev if missing)
+#   make test     the whole test suite (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
@@ -9,6 +9,7 @@
 #   make example  runs Examples/ResolverExample
 #   make example-server  builds and tests Examples/Server (a Hummingbird app; minutes)
 #   make load     Examples/Server under wrk, Resolver and Swinject wirings side by side
+#   make graph    Examples/Server's dependency graph, drawn into Examples/Server/graph.svg
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -22,7 +23,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps test c-warnings build-warnings asan ubsan tsan fuzz bench bench-scaling bench-instructions example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings build-warnings asan ubsan tsan fuzz bench bench-scaling bench-instructions example example-server load clean
 
 all: test
 
@@ -40,6 +41,18 @@ deps:
 	fi
 	@$(HAVE_XXHASH_H) && echo "==> xxhash.h found"
 
+# Graphviz's dot, which the DOT rendering test and `make graph` run: installed with
+# apt-get where that is possible (without it, the test checks the DOT text only).
+graphviz:
+	@if ! command -v dot >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "==> dot not found: installing graphviz with apt-get"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz >/dev/null; \
+		else \
+			echo "==> Graphviz not found (Homebrew: graphviz): the DOT test checks the text only"; \
+		fi; \
+	fi
+
 # The C table must compile without a single warning.
 c-warnings: deps
 	@echo "==> C warnings (clang and, if present, gcc)"
@@ -52,7 +65,7 @@ build-warnings: deps
 	@echo "==> swift build (warnings are errors)"
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
-test: c-warnings build-warnings
+test: c-warnings build-warnings graphviz
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
 	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"
@@ -86,6 +99,14 @@ example-server: deps
 	$(SWIFT) build --package-path $(SERVER_PACKAGE) --build-tests -Xswiftc -warnings-as-errors
 	@echo "==> Examples/Server: swift test"
 	$(SWIFT) test --package-path $(SERVER_PACKAGE) -Xswiftc -warnings-as-errors
+
+# The server example's dependency graph, as Resolver.graph(format: .dot) finds it,
+# drawn by Graphviz into Examples/Server/graph.svg (the README shows it).
+graph: deps graphviz
+	$(SWIFT) build --package-path $(SERVER_PACKAGE) --product ItemsServer
+	"$$($(SWIFT) build --package-path $(SERVER_PACKAGE) --show-bin-path)/ItemsServer" --graph dot \
+		| dot -Tsvg -o $(SERVER_PACKAGE)/graph.svg
+	@echo "==> $(SERVER_PACKAGE)/graph.svg"
 
 # make load LOAD_DURATION=30s LOAD_ROUNDS=3: the release server under wrk, per wiring.
 load: deps load-wrk

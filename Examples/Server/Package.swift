@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "ItemsApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Resolver", package: "Resolver"),
             ]
         ),
         // The routes called in-process, for both wirings.

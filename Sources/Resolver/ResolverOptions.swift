@@ -36,7 +36,7 @@ public struct ResolverOptions<Service> {
     @discardableResult
     public func implements<Protocol>(_ type: Protocol.Type, name: Resolver.Name? = nil) -> ResolverOptions<Service> {
         let registration = self.registration
-        _ = Resolver.register(container, name, .anyArguments { (resolver: Resolver, args: Any?) -> Protocol? in
+        let forwarding = Resolver.register(container, name, .anyArguments { (resolver: Resolver, args: Any?) -> Protocol? in
             guard let service = registration.resolve(resolver: resolver, args: args) else {
                 return nil
             }
@@ -48,6 +48,7 @@ public struct ResolverOptions<Service> {
             }
             return conforming
         })
+        registry.withLock { forwarding.registration.forwardsTo = registration }
         return self
     }
 

@@ -68,6 +68,11 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// their container.
     weak var container: Resolver?
 
+    /// The registration an `implements()` registration resolves through
+    /// (under the registry mutex): its factory takes arguments only to pass
+    /// them on, so it needs them only if that one does.
+    var forwardsTo: RegistrationDescribing?
+
     /// The key this registration reports: the type identity of `Service`, or
     /// the one given to `init(resolver:key:name:factory:)`.
     public let key: Int
@@ -144,6 +149,9 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     public final func resolve(resolver: Resolver, args: Any?) -> Service? {
         withArguments(args) { arguments in
             withRegistryKey(Service.self, name) { key in
+                if crg_word_load(Published.detours) != 0 {
+                    GraphRecorder.recordResolve(of: Service.self, key)
+                }
                 crg_read_begin()
                 defer { crg_read_end() }
                 return ResolverRegistration.resolve(Unmanaged.passUnretained(self).toOpaque(), key,
@@ -222,8 +230,9 @@ protocol RegistrationDescribing: AnyObject {
     var keyDescription: String { get }
     /// The graph node of its key (without a scope).
     var graphNode: Resolver.Graph.Node { get }
-    /// Whether its factory takes arguments (`verify()` skips it).
-    var takesArguments: Bool { get }
+    /// Whether its factory takes arguments (`verify()` skips it). The mutex
+    /// must be held.
+    var takesArgumentsLocked: Bool { get }
     /// Resolves it once from `container` (a verification's sandbox), as
     /// `optional()` does: whether an instance came back.
     func resolveOnce(from container: Resolver) -> Bool
@@ -236,10 +245,11 @@ extension ResolverRegistration: RegistrationDescribing {
         Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil)
     }
 
-    var takesArguments: Bool {
+    var takesArgumentsLocked: Bool {
         switch factory {
         case .plain, .resolver: return false
-        case .arguments, .anyArguments: return true
+        case .arguments: return true
+        case .anyArguments: return forwardsTo?.takesArgumentsLocked ?? true
         }
     }
 

@@ -116,7 +116,9 @@ extension Resolver {
     ///   reported as `.timedOut` and left running.
     public func verify(timeout: Double = 10) -> Verification {
         registry.ensureRegistered()
-        let registrations = registry.withLock { reachableRegistrationsLocked() }
+        let registrations = registry.withLock {
+            reachableRegistrationsLocked().map { (registration: $0, takesArguments: $0.takesArgumentsLocked) }
+        }
         let run = VerificationRun(container: self, registrations: registrations, timeout: timeout)
         return run.run()
     }
@@ -151,10 +153,11 @@ final class VerificationRun: @unchecked Sendable {
     private var worker = 0
     private var workersStarted = 0
 
-    init(container: Resolver, registrations: [RegistrationDescribing], timeout: Double) {
+    init(container: Resolver, registrations: [(registration: RegistrationDescribing, takesArguments: Bool)],
+         timeout: Double) {
         sandbox = Resolver(mutex: registry.mutex, isolatedScopes: IsolatedScopes(everyCache: true))
         sandbox.add(child: container)
-        self.registrations = registrations
+        self.registrations = registrations.map(\.registration)
         timeoutNanoseconds = timeout.isFinite && timeout > 0 ? UInt64(min(timeout, 1e9) * 1e9) : 0
         guard let mutex = crg_mutex_create(), let condition = crg_condition_create() else {
             fatalError("RESOLVER: out of memory starting a verification")

@@ -110,6 +110,16 @@ extension ResolverTests {
             #expect(verification.graph.nodes.map(\.isRegistered) == [true, true, false])
         }
 
+        /// A protocol registered with `implements()` resolves through the
+        /// registration it names: one edge between them.
+        @Test func implementsIsAnEdge() {
+            let container = Resolver()
+            container.register { XYZService() }.implements(XYZFetching.self).scope(.application)
+            let graph = container.verify().graph
+            ResolverScope.application.reset()
+            #expect(graph.edges.map { "\($0.from) -> \($0.to)" } == ["XYZFetching -> XYZService"])
+        }
+
         @Test func labelsAreEscaped() {
             let node = Resolver.Graph.Node(typeID: 1, type: "Box<\"A\\B\">", name: "x#1&y", scope: "graph")
             let graph = Resolver.Graph(nodes: [node], edges: [])

@@ -52,6 +52,20 @@ extension ResolverTests {
             #expect(result.description.hasPrefix("Resolver.verify(): 4 resolved, 0 failed, 1 skipped."), "\(result)")
         }
 
+        /// `implements()` registers a factory that takes arguments only to
+        /// pass them on: it is verified unless the one it forwards to needs them.
+        @Test func implementsRegistrationsAreVerifiedLikeTheirTarget() {
+            let container = Resolver()
+            container.register { XYZService() }.implements(XYZFetching.self)
+            container.register { _, args in Greeter(args()) }.implements(AnyObject.self)
+
+            let result = container.verify()
+
+            #expect(result.isValid, "\(result)")
+            #expect(Set(result.resolved) == ["XYZService", "XYZFetching"])
+            #expect(Set(result.skipped) == ["Greeter", "AnyObject"])
+        }
+
         @Test func aMissingDependencyIsReportedWithTheChainThatNeededIt() throws {
             let container = Resolver()
             container.register { Pump(tank: $0.resolve()) }

@@ -27,6 +27,21 @@ struct RoutesTests {
         try JSONDecoder().decode(type, from: Data(response.body.readableBytesView))
     }
 
+    /// What the server checks at start-up: every registration resolves, and the
+    /// graph shows each request's unit of work shared by the repository and the
+    /// service.
+    @Test func theResolverWiringVerifies() {
+        Resolver.reset()
+        let verification = Resolver.verify()
+        #expect(verification.isValid, "\(verification)")
+        #expect(verification.resolved.count == 7, "\(verification.resolved)")
+        let edges = Set(verification.graph.edges.map { "\($0.from) -> \($0.to)" })
+        #expect(edges.isSuperset(of: [
+            "ItemService -> UnitOfWork", "ItemService -> ItemRepository",
+            "ItemRepository -> UnitOfWork", "InjectedItemsController -> ItemService",
+        ]), "\(edges)")
+    }
+
     @Test(arguments: ContainerKind.allCases)
     func helloUsesTheNamedGreeting(kind: ContainerKind) async throws {
         let app = buildApplication(wiring: Self.freshWiring(kind))
