@@ -6,6 +6,12 @@ let package = Package(
     products: [
         .library(name: "Resolver", targets: ["Resolver"]),
     ],
+    dependencies: [
+        // `make docs`: the `generate-documentation` command. A command plugin
+        // is built only when it is run, so apps that depend on this package
+        // compile nothing more (SwiftPM still fetches it when resolving).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         // The xxHash header from the system, found through pkg-config. Only the
         // header: CRegistry compiles XXH3 inline, so nothing links libxxhash.
