@@ -73,7 +73,7 @@ example: deps
 # DocC, through swift-docc-plugin's `generate-documentation`: the reference from the
 # doc comments, plus the articles in Sources/Resolver/Resolver.docc. Warnings (a
 # symbol link that does not resolve, say) are errors. The first run builds the
-# plugin's helper (about a minute on 2 cores); later runs take seconds. The output
+# plugin's helper (about 30 s on 2 cores); later runs take about 5 s. The output
 # is a static site: `python3 -m http.server -d .build/docs` and open
 # http://localhost:8000/documentation/resolver.
 DOCS_OUTPUT := .build/docs

@@ -7,9 +7,9 @@ let package = Package(
         .library(name: "Resolver", targets: ["Resolver"]),
     ],
     dependencies: [
-        // `make docs`: the `generate-documentation` command. A command plugin
-        // is built only when it is run, so apps that depend on this package
-        // compile nothing more (SwiftPM still fetches it when resolving).
+        // `make docs`: the `generate-documentation` command. No product uses
+        // it, so apps that depend on this package neither fetch nor build it
+        // (nor pin it in their Package.resolved).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
