@@ -8,6 +8,12 @@ let package = Package(
         // A Swift Testing trait: each test with a container of its own.
         .library(name: "ResolverTesting", targets: ["ResolverTesting"]),
     ],
+    dependencies: [
+        // `make docs`: the `generate-documentation` command. No product uses
+        // it, so apps that depend on this package neither fetch nor build it
+        // (nor pin it in their Package.resolved).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         // The xxHash header from the system's include path (Debian's
         // libxxhash-dev; `make deps` installs it). Only the header: CRegistry
