@@ -34,7 +34,7 @@ extension Resolver {
 
         let optionalNames = registry.withLock { container.registeredNamesLocked(of: Service?.self) }
         if !optionalNames.isEmpty {
-            let which = optionalNames.contains(name) ? "with this name" : "under other names"
+            let which = optionalNames.contains(name) ? (name == nil ? "with no name" : "with this name") : "under other names"
             lines.append("'\(Service?.self)' is registered \(which): an optional is a different type; register '\(Service.self)' itself, or resolve '\(Service?.self)'.")
         }
         if let optional = Service.self as? any ResolverOptionalType.Type {

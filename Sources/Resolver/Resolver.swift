@@ -23,8 +23,8 @@ import Darwin
 /// receives the container `resolve` was called on.
 ///
 /// Every member is safe to call from any thread. Resolving takes no lock
-/// (see DESIGN.md); registering and the other changes take the registry's
-/// mutex, which is never held while your code runs.
+/// (<doc:ThreadsAndPerformance>); registering and the other changes take the
+/// registry's mutex, which is never held while your code runs.
 public final class Resolver: @unchecked Sendable {
     /// The C container: this container's table and its children, searched
     /// by readers without a lock. The table owns one reference to each
@@ -83,8 +83,10 @@ public final class Resolver: @unchecked Sendable {
         set { registry.setDecorate(newValue) }
     }
 
-    /// Runs the one-time `registerAllServices` now if it has not run yet.
-    /// Normally unnecessary: the first resolve does it.
+    /// A closure that runs the one-time `registerAllServices` if it has not
+    /// run yet: `Resolver.registerServices?()`. Normally unnecessary: the
+    /// first resolve does it. Resolves do not call this closure, so replacing
+    /// it changes only what the property returns.
     public static var registerServices: (() -> Void)? {
         get { registry.withLock { registry.registerServices } }
         set {
@@ -229,6 +231,16 @@ public final class Resolver: @unchecked Sendable {
     // MARK: - Registration
 
     /// Registers a factory with no parameters in `main`.
+    /// Registering the same type and name again replaces the earlier
+    /// registration.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when
+    ///     omitted (`register { Service() as Protocol }`).
+    ///   - name: register under this name; a named lookup never falls back
+    ///     to the unnamed registration.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
@@ -237,6 +249,16 @@ public final class Resolver: @unchecked Sendable {
     }
 
     /// Registers a factory that receives the resolving container, in `main`.
+    /// Registering the same type and name again replaces the earlier
+    /// registration.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when
+    ///     omitted (`register { Service() as Protocol }`).
+    ///   - name: register under this name; a named lookup never falls back
+    ///     to the unnamed registration.
+    ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
@@ -246,6 +268,16 @@ public final class Resolver: @unchecked Sendable {
 
     /// Registers a factory that receives the container and the resolve call's
     /// arguments, in `main`.
+    /// Registering the same type and name again replaces the earlier
+    /// registration.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when
+    ///     omitted (`register { Service() as Protocol }`).
+    ///   - name: register under this name; a named lookup never falls back
+    ///     to the unnamed registration.
+    ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
@@ -255,6 +287,14 @@ public final class Resolver: @unchecked Sendable {
 
     /// Registers a factory with no parameters. Registering the same type and
     /// name again replaces the earlier registration.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when
+    ///     omitted (`register { Service() as Protocol }`).
+    ///   - name: register under this name; a named lookup never falls back
+    ///     to the unnamed registration.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
@@ -263,6 +303,16 @@ public final class Resolver: @unchecked Sendable {
     }
 
     /// Registers a factory that receives the resolving container.
+    /// Registering the same type and name again replaces the earlier
+    /// registration.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when
+    ///     omitted (`register { Service() as Protocol }`).
+    ///   - name: register under this name; a named lookup never falls back
+    ///     to the unnamed registration.
+    ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
@@ -272,6 +322,16 @@ public final class Resolver: @unchecked Sendable {
 
     /// Registers a factory that receives the container and the resolve call's
     /// arguments (`register { r, args in Service(args()) }`).
+    /// Registering the same type and name again replaces the earlier
+    /// registration.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when
+    ///     omitted (`register { Service() as Protocol }`).
+    ///   - name: register under this name; a named lookup never falls back
+    ///     to the unnamed registration.
+    ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
@@ -307,6 +367,11 @@ public final class Resolver: @unchecked Sendable {
 
     /// Resolves a `Service` from `root`; stops the program when none is
     /// registered (or its factory returns nil).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
         if let service: Service = resolveService(in: nil, name: name, arguments: nil) {
@@ -318,6 +383,13 @@ public final class Resolver: @unchecked Sendable {
     /// Resolves a `Service` from `root`, passing `args` to its factory
     /// (see `Resolver.Args`); stops the program when none is registered (or
     /// its factory returns nil).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
+    ///   - args: passed to the factory (``Args``): one value, or a
+    ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service {
         if let service: Service = withArguments(args, { resolveService(in: nil, name: name, arguments: $0) }) {
@@ -328,6 +400,11 @@ public final class Resolver: @unchecked Sendable {
 
     /// Resolves a `Service` from this container (and its children); stops the
     /// program when none is registered (or its factory returns nil).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
         if let service: Service = Resolver.resolveService(in: self, name: name, arguments: nil) {
@@ -339,6 +416,13 @@ public final class Resolver: @unchecked Sendable {
     /// Resolves a `Service` from this container (and its children), passing
     /// `args` to its factory; stops the program when none is registered (or
     /// its factory returns nil).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
+    ///   - args: passed to the factory (``Args``): one value, or a
+    ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service {
         if let service: Service = withArguments(args, { Resolver.resolveService(in: self, name: name, arguments: $0) }) {
@@ -348,6 +432,11 @@ public final class Resolver: @unchecked Sendable {
     }
 
     /// Resolves a `Service` from `root`, or nil where `resolve` would stop.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
         resolveService(in: nil, name: name, arguments: nil)
@@ -355,6 +444,13 @@ public final class Resolver: @unchecked Sendable {
 
     /// Resolves a `Service` from `root` with `args`, or nil where `resolve`
     /// would stop.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
+    ///   - args: passed to the factory (``Args``): one value, or a
+    ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
         withArguments(args) { resolveService(in: nil, name: name, arguments: $0) }
@@ -362,6 +458,11 @@ public final class Resolver: @unchecked Sendable {
 
     /// Resolves a `Service` from this container (and its children), or nil
     /// where `resolve` would stop.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
         Resolver.resolveService(in: self, name: name, arguments: nil)
@@ -369,6 +470,13 @@ public final class Resolver: @unchecked Sendable {
 
     /// Resolves a `Service` from this container (and its children) with
     /// `args`, or nil where `resolve` would stop.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name; a named lookup never falls back to
+    ///     the unnamed registration.
+    ///   - args: passed to the factory (``Args``): one value, or a
+    ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }

@@ -63,13 +63,15 @@ extension Resolver {
             return open(raw)
         }
 
-        /// The single argument, or the only keyed one.
+        /// The single argument (or the only keyed one) as a `T`, as
+        /// ``get()``: stops the program if it is missing or not a `T`.
         @inlinable
         public func callAsFunction<T>() -> T {
             get()
         }
 
-        /// The argument under `key`.
+        /// The keyed argument `key` as a `T`, as ``get(_:)``: stops the
+        /// program if it is missing or not a `T`.
         @inlinable
         public func callAsFunction<T>(_ key: String) -> T {
             get(key)
@@ -96,7 +98,9 @@ extension Resolver {
             return getSlow(key)
         }
 
-        /// The single argument (or the first keyed one) if it is a `T`, else nil.
+        /// The single argument if it is a `T`, else nil. With keyed arguments,
+        /// one of them, as in the original: which one is not defined when
+        /// there are several, so read those by key.
         public func optional<T>() -> T? {
             switch storage {
             case .positional(let value):
@@ -142,7 +146,7 @@ extension Resolver {
                 if let result: T = Args.convert(value) {
                     return result
                 }
-                let passed = value.map { "a \(describeType(of: $0))" } ?? "nil"
+                let passed = Args.describe(value: value)
                 resolverFailure("RESOLVER: argument of type \(T.self) expected, but \(passed) was passed.")
             case .keyed(let arguments):
                 guard arguments.count == 1, let only = arguments.first else {
@@ -172,9 +176,12 @@ extension Resolver {
             resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but \(Args.describe(value: found)) was passed.")
         }
 
+        /// "a String", "an Int", or "nil".
         static func describe(value: Any?) -> String {
             guard let value else { return "nil" }
-            return "a \(describeType(of: value))"
+            let type = describeType(of: value)
+            let article = type.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+            return "\(article) \(type)"
         }
 
         static func describe(_ arguments: [String: Any?]) -> String {

@@ -2,17 +2,20 @@ import CRegistry
 
 /// One registered way of making a `Service`: its factory, scope and name.
 ///
-/// Custom scopes call `instantiate(resolver:args:)` to make a new instance;
-/// `resolve(resolver:args:)` goes through the registration's scope.
+/// Custom scopes call ``instantiate(resolver:args:)`` to make a new instance;
+/// ``resolve(resolver:args:)`` goes through the registration's scope.
 ///
-/// Invariants: the key (`typeID`, `name`) and the factory it was registered
-/// with never change. The scope and the factory installed by
-/// `update(factory:)` change under the registry mutex and are published in
-/// `cells` for readers: each holds an unretained pointer, owned by
-/// `scopeStorage` (the scope) or by the cell itself (the factory box); what
-/// they replace is retired, so a thread still running a replaced factory, or
-/// reading a replaced scope, is never left with a freed object (DESIGN.md). A
-/// registration holds no reference to the container it is registered in.
+/// A registration made by `register` does not know its container; one made
+/// with ``init(resolver:key:name:factory:)`` keeps a weak reference to the
+/// given container, where ``ResolverOptions/implements(_:name:)`` registers.
+//
+// Invariants: the key (`typeID`, `name`) and the factory it was registered
+// with never change. The scope and the factory installed by
+// `update(factory:)` change under the registry mutex and are published in
+// `cells` for readers: each holds an unretained pointer, owned by
+// `scopeStorage` (the scope) or by the cell itself (the factory box); what
+// they replace is retired, so a thread still running a replaced factory, or
+// reading a replaced scope, is never left with a freed object (DESIGN.md).
 public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// The factory, in the shape it was registered with. The resolve path
     /// calls it in place.

@@ -26,6 +26,9 @@ public protocol ResolverScopeType: AnyObject {
 /// Subclasses may override `resolve(registration:resolver:args:)` and call
 /// `registration.instantiate(resolver:args:)` to build; the resolve path calls
 /// a subclass's override with real references, so it may hold on to them.
+/// An override may be called from several threads at once, and runs with no
+/// lock of the library's held: guard its state. In Swift 6 mode a subclass
+/// restates `@unchecked Sendable`.
 open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// Which built-in behaviour a scope has, so the resolve path can handle
     /// the built-in scopes without a dynamic call.

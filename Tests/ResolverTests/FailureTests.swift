@@ -12,7 +12,7 @@ extension ResolverTests {
             ("name-typo", ["RESOLVER: 'Service:fredd' not resolved.", "'Service' is registered under: 'barney', 'fred'."]),
             ("named-but-only-unnamed", ["RESOLVER: 'Service:fred' not resolved.",
                                         "An unnamed 'Service' is registered, but a named lookup never falls back to it."]),
-            ("optional-registered", ["RESOLVER: 'Service:NONAME' not resolved.", "'Optional<Service>' is registered with this name"]),
+            ("optional-registered", ["RESOLVER: 'Service:NONAME' not resolved.", "'Optional<Service>' is registered with no name"]),
             ("asked-for-optional", ["RESOLVER: 'Optional<Service>:NONAME' not resolved.",
                                     "'Service' is registered: to get an optional, call optional()"]),
             ("factory-nil", ["RESOLVER: 'Service:NONAME' not resolved.", "exists, but its factory returned nil"]),
