@@ -1,4 +1,5 @@
 import CRegistry
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,24 +7,41 @@ import Darwin
 #endif
 
 /// A `crg_allocator` for tests: counts live allocations, and fails on demand
-/// to exercise the ENOMEM paths.
+/// to exercise the ENOMEM paths. Thread-safe, as an allocator must be: a
+/// table's retired memory is freed by whichever thread collects it.
 public final class TestAllocator: @unchecked Sendable {
+    private struct State {
+        var remaining: Int?
+        var live = 0
+    }
+
+    private let state = Mutex(State())
+
     /// Allocations left before every further one fails; nil never fails.
-    public var remaining: Int?
+    public var remaining: Int? {
+        get { state.withLock { $0.remaining } }
+        set { state.withLock { $0.remaining = newValue } }
+    }
+
     /// Allocations not yet freed.
-    public private(set) var live = 0
+    public var live: Int {
+        state.withLock { $0.live }
+    }
 
     public var raw = crg_allocator(allocate: { size, context in
         let me = Unmanaged<TestAllocator>.fromOpaque(context!).takeUnretainedValue()
-        if let remaining = me.remaining {
-            if remaining == 0 { return nil }
-            me.remaining = remaining - 1
+        let granted = me.state.withLock { state -> Bool in
+            if let remaining = state.remaining {
+                if remaining == 0 { return false }
+                state.remaining = remaining - 1
+            }
+            state.live += 1
+            return true
         }
-        me.live += 1
-        return malloc(size)
+        return granted ? malloc(size) : nil
     }, deallocate: { pointer, context in
         guard let pointer else { return }
-        Unmanaged<TestAllocator>.fromOpaque(context!).takeUnretainedValue().live -= 1
+        Unmanaged<TestAllocator>.fromOpaque(context!).takeUnretainedValue().state.withLock { $0.live -= 1 }
         free(pointer)
     }, context: nil)
 

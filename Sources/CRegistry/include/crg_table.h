@@ -137,7 +137,9 @@ typedef struct crg_table crg_table;
  * returns NULL on failure, which the table reports as ENOMEM after undoing
  * whatever the operation had begun. Tests use it to inject failures. An
  * allocator must stay usable until every table using it is destroyed and
- * crg_collect() has released their memory.
+ * crg_collect() has released their memory, and its functions may be called
+ * from any thread: a table's retired memory is freed by whichever thread
+ * collects it.
  */
 typedef struct crg_allocator {
     void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);
