@@ -81,9 +81,20 @@ extension Resolver {
             }
             resolverRaw = root
         }
+        let service: Service? = resolveInReadSection(key, in: resolverRaw, given: container, arguments)
+        crg_read_end()
+        return service
+    }
+
+    /// Finds the registration for `key` from the container at `resolverRaw`
+    /// and resolves it (then the decorator, in DEBUG builds). Call inside a
+    /// read section; `given` is the container the caller holds, if any.
+    @inlinable
+    @inline(__always)
+    static func resolveInReadSection<Service>(_ key: UnsafeMutablePointer<crg_key>, in resolverRaw: UnsafeMutableRawPointer,
+                                              given container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
         var found: UnsafeMutableRawPointer?
         guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
-            crg_read_end()
             return nil
         }
         let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
@@ -92,7 +103,6 @@ extension Resolver {
         if let decorate = crg_cell_load(Published.decorate), let service {
             DecorateBox.call(decorate, with: service)
         }
-        crg_read_end()
         return service
     }
 
@@ -153,16 +163,7 @@ extension Resolver {
                 crg_read_end()
                 continue
             }
-            var found: UnsafeMutableRawPointer?
-            guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
-                crg_read_end()
-                return nil
-            }
-            let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
-                                                                          given: container, arguments)
-            if let decorate = crg_cell_load(Published.decorate), let service {
-                DecorateBox.call(decorate, with: service)
-            }
+            let service: Service? = resolveInReadSection(key, in: resolverRaw, given: container, arguments)
             crg_read_end()
             return service
         }
