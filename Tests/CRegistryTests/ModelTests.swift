@@ -43,7 +43,7 @@ import Testing
             if step % 25_000 == 0 || step == operations - 1 {
                 #expect(table.entries() == model, "entries at step \(step)")
                 let stats = table.stats
-                #expect(stats.count * 8 <= stats.capacity * 7, "load factor at step \(step)")
+                #expect(stats.count * 4 <= stats.capacity * 3, "load factor at step \(step)")
             }
         }
     }

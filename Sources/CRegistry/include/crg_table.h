@@ -44,7 +44,7 @@
  *   closer to its own home than the new key is to its home, and pushes that
  *   entry on. So a lookup stops at the first empty slot or at the first entry
  *   closer to home than the probe distance: misses stay short at high load.
- * - count <= capacity * 7/8. An insert that would exceed it first moves every
+ * - count <= capacity * 3/4. An insert that would exceed it first moves every
  *   entry into an array of twice the capacity. A removal that leaves
  *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
  *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
@@ -157,7 +157,7 @@ typedef struct crg_allocator {
 /**
  * Options for crg_create(). Zero-initialised options are the defaults.
  * - capacity:  the number of keys the table holds before it first grows (and
- *              the size it never shrinks below); 0 means 7.
+ *              the size it never shrinks below); 0 means 6.
  * - mutex:     the writers' mutex, shared with other tables (the table retains
  *              it), or NULL for one of the table's own.
  * - allocator: copied into the table; NULL means malloc/free.
