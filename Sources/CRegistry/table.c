@@ -38,7 +38,7 @@
 #define ENTRIES(s) crg_internal_entries(s)
 #define NAMES(s) crg_internal_names((s), (s)->mask)
 #define HASHES(s) crg_internal_hashes((s), (s)->mask)
-#define META(s) crg_internal_meta_words((s), (s)->mask)
+#define META(s) ((s)->meta)
 
 #define LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -190,7 +190,7 @@ static struct {
     crg_name *names[1];
     uint64_t hashes[1];
     uint16_t meta[1];
-} crg_empty = { .header = { .mask = 0, .is_static = true } };
+} crg_empty = { .header = { .mask = 0, .meta = crg_empty.meta, .is_static = true } };
 _Static_assert(offsetof(__typeof__(crg_empty), entries) == sizeof(crg_slots), "entries follow the header");
 _Static_assert(offsetof(__typeof__(crg_empty), names) == sizeof(crg_slots) + sizeof(crg_slot), "then names");
 _Static_assert(offsetof(__typeof__(crg_empty), hashes) == sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *),
@@ -263,6 +263,7 @@ static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
     s->allocator = t->allocator;
     s->memory = memory;
     s->mask = capacity - 1;
+    s->meta = crg_internal_meta_words(s, s->mask);
     return s;
 }
 
@@ -366,25 +367,25 @@ int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     return index >= 0 ? 0 : ENOENT;
 }
 
-/* A probe that has gone CRG_INTERNAL_FAR - 1 or more slots from home (only
- * runs of colliding hashes get there): meta no longer holds exact distances,
- * so the residents' distances come from their full hashes. */
+/* A probe that has gone CRG_INTERNAL_FAR - 1 or more slots from home (only runs
+ * of colliding hashes get there): meta no longer holds exact distances, so
+ * the residents' distances come from their full hashes. */
 ptrdiff_t crg_internal_probe_far(crg_slots *s, const crg_key *key, uint64_t hash, size_t index, size_t distance) {
     const size_t mask = s->mask;
-    const uint16_t tag = crg_internal_tag(hash, key->has_name);
+    const unsigned tag = crg_internal_tag(hash, key->has_name);
     for (; distance <= mask; distance++) {
-        const uint16_t word = LOAD_RELAXED(&META(s)[index]);
+        const unsigned word = LOAD_RELAXED(&s->meta[index]);
         if (word == 0) {
             return -1;
         }
         const uint64_t stored = LOAD_RELAXED(&HASHES(s)[index]);
-        const size_t resident = (word & 0xFFu) < CRG_INTERNAL_FAR ? (size_t)(word & 0xFFu) - 1
-                                                                  : crg_distance(index, stored, mask);
+        const size_t resident = (word >> 8) < CRG_INTERNAL_FAR ? (size_t)(word >> 8) - 1
+                                                               : crg_distance(index, stored, mask);
         if (resident < distance) {
             return -1;
         }
-        if (resident == distance && (word & 0xFF00u) == tag && stored == hash &&
-            crg_internal_entry_matches(s, mask, index, crg_internal_probe_key(key))) {
+        if (resident == distance && (word & 0xFFu) == tag && stored == hash &&
+            crg_internal_entry_matches(s, mask, index, crg_internal_probe_key(key), key)) {
             return (ptrdiff_t)index;
         }
         index = (index + 1) & mask;

@@ -34,13 +34,14 @@ static inline const uint8_t *CRG_NONNULL crg_internal_name_bytes(const crg_name 
  * this header, so that what a probe reads first is small and dense:
  *
  * - meta:    one 16-bit word per slot, 32 per cache line: 0 for an empty slot,
- *            otherwise (tag << 8) | min(distance + 1, 255), where distance is
+ *            otherwise (min(distance + 1, 255) << 8) | tag, where distance is
  *            how far the entry sits from its home slot and tag is
  *            crg_internal_tag(hash, named): 7 bits of the key hash and
  *            whether the key has a name. A probe compares one word per slot:
  *            equal to what the key would store at this distance is a
- *            candidate; a smaller distance byte ends the probe (Robin Hood).
- *            A miss reads only meta (1 wrong candidate in 128 reads an entry).
+ *            candidate; a word below (distance + 1) << 8 (empty, or an entry
+ *            closer to its home) ends the probe (Robin Hood). A miss reads
+ *            only meta (1 wrong candidate in 128 reads an entry).
  * - entries: type and value, 16 bytes, four per cache line: a hit of an
  *            unnamed key reads meta and one entry (prefetched together).
  * - names:   the owned name of a named entry (NULL for no name); read only
@@ -50,8 +51,8 @@ static inline const uint8_t *CRG_NONNULL crg_internal_name_bytes(const crg_name 
  *            saturates in meta), never by an ordinary lookup.
  *
  * The arrays follow the header in that order (entries start right after it,
- * on a cache line), so their addresses are arithmetic on the header's address
- * and mask: no pointer to load on the way to a slot.
+ * on a cache line); the header also points to meta, so that a probe loads
+ * that pointer beside the mask instead of computing it.
  *
  * Retired as a unit: alone when the table moved to another array, or with its
  * contents (names, and values when the table owns them) when it was cleared
@@ -70,6 +71,7 @@ typedef struct crg_slots {
     void *CRG_NULLABLE release_context;
     void *CRG_NULLABLE memory;           /* what was allocated (header and arrays are aligned inside it) */
     size_t mask;                         /* capacity - 1 */
+    uint16_t *CRG_NONNULL meta;          /* = crg_internal_meta_words(s, mask) */
     bool owns_contents;
     bool is_static;
 } crg_slots;
@@ -107,7 +109,7 @@ typedef struct crg_container_head {
 enum {
     CRG_INTERNAL_READ_ATTEMPTS = 16,
     /* meta's distance byte holds distance + 1 up to this, which means "at
-     * least CRG_INTERNAL_FAR - 1": a probe that far goes on out of line. */
+     * least CRG_INTERNAL_FAR - 1": a probe past that goes on out of line. */
     CRG_INTERNAL_FAR = 255
 };
 
@@ -219,15 +221,15 @@ static inline size_t crg_internal_distance(size_t index, uint64_t hash, size_t m
     return (index - (size_t)hash) & mask;
 }
 
-/* The upper byte of a slot's meta word: the hash's top 7 bits and whether the
+/* The lower byte of a slot's meta word: the hash's top 7 bits and whether the
  * key has a name, so that a named entry never passes for an unnamed key. */
-static inline CRG_ALWAYS_INLINE uint16_t crg_internal_tag(uint64_t hash, bool named) {
-    return (uint16_t)((((unsigned)(hash >> 56) & 0xFEu) | (named ? 1u : 0u)) << 8);
+static inline CRG_ALWAYS_INLINE unsigned crg_internal_tag(uint64_t hash, bool named) {
+    return ((unsigned)(hash >> 56) & 0xFEu) | (named ? 1u : 0u);
 }
 
 /* The meta word of an entry with this tag at this distance from home. */
-static inline CRG_ALWAYS_INLINE uint16_t crg_internal_meta(uint16_t tag, size_t distance) {
-    return (uint16_t)(tag | (distance + 1 < CRG_INTERNAL_FAR ? distance + 1 : CRG_INTERNAL_FAR));
+static inline CRG_ALWAYS_INLINE uint16_t crg_internal_meta(unsigned tag, size_t distance) {
+    return (uint16_t)(((distance + 1 < CRG_INTERNAL_FAR ? distance + 1 : CRG_INTERNAL_FAR) << 8) | tag);
 }
 
 /* Equal bytes? Names are mostly short, and for 4 to 16 bytes two pairs of
@@ -253,24 +255,24 @@ static inline CRG_ALWAYS_INLINE bool crg_internal_bytes_equal(const uint8_t *CRG
     return n == 0 || memcmp(a, b, n) == 0;
 }
 
-/* What a probe compares, copied out of the crg_key: plain values that stay
- * in registers across the probe's atomic loads (the key itself is memory the
- * compiler would have to read again after each of them). */
+/* What every probe step may compare, copied out of the crg_key: plain values
+ * that stay in registers across the probe's atomic loads (the key itself is
+ * memory the compiler would read again after each of them). The name is
+ * read from the key only when a named entry matches. */
 typedef struct crg_probe_key {
     uint64_t type;
-    const uint8_t *CRG_NULLABLE name;
-    size_t name_len;
     bool has_name;
 } crg_probe_key;
 
 static inline CRG_ALWAYS_INLINE crg_probe_key crg_internal_probe_key(const crg_key *CRG_NONNULL key) {
-    crg_probe_key probe = { key->type, (const uint8_t *)key->name, key->name_len, key->has_name };
+    crg_probe_key probe = { key->type, key->has_name };
     return probe;
 }
 
-/* Whether the entry at `index`, whose meta word matched, holds `key`. */
+/* Whether the entry at `index`, whose meta word matched, holds `key`
+ * (`original`: the key it was copied from). */
 static inline CRG_ALWAYS_INLINE bool crg_internal_entry_matches(crg_slots *CRG_NONNULL s, size_t mask, size_t index,
-                                                                crg_probe_key key) {
+                                                                crg_probe_key key, const crg_key *CRG_NONNULL original) {
     if (__atomic_load_n(&crg_internal_entries(s)[index].type, __ATOMIC_RELAXED) != key.type) {
         return false;
     }
@@ -278,42 +280,63 @@ static inline CRG_ALWAYS_INLINE bool crg_internal_entry_matches(crg_slots *CRG_N
         return true; /* the tag says the entry has no name */
     }
     const crg_name *stored = __atomic_load_n(&crg_internal_names(s, mask)[index], __ATOMIC_ACQUIRE);
-    return stored != NULL && stored->len == key.name_len &&
-           crg_internal_bytes_equal(crg_internal_name_bytes(stored), key.name, key.name_len);
+    return stored != NULL && stored->len == original->name_len &&
+           crg_internal_bytes_equal(crg_internal_name_bytes(stored), (const uint8_t *)original->name, stored->len);
 }
 
-/* The index of `key`'s slot in `s`, or -1. Safe against a concurrent writer
- * (every read is atomic, and at most capacity slots are visited: this loop
- * stops within CRG_INTERNAL_FAR - 1 slots, crg_internal_probe_far within the
- * capacity), but only a probe that the sequence number validates means
- * anything. `original` is the key `key` was copied from. */
-static inline CRG_ALWAYS_INLINE ptrdiff_t crg_internal_probe(crg_slots *CRG_NONNULL s, crg_probe_key key, uint64_t hash,
-                                                             const crg_key *CRG_NONNULL original) {
+/* The entry of `key` in `s`, or NULL. Safe against a concurrent writer
+ * (every read is atomic, and the probe ends: this loop within 256 slots,
+ * crg_internal_probe_far within the capacity), but only a probe that the
+ * sequence number validates means anything. `original` is the key `key` was
+ * copied from. */
+static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(crg_slots *CRG_NONNULL s, crg_probe_key key,
+                                                                               uint64_t hash,
+                                                                               const crg_key *CRG_NONNULL original) {
     const size_t mask = s->mask;
-    const uint16_t *meta = crg_internal_meta_words(s, mask);
+    const uint16_t *meta = s->meta;
     size_t index = (size_t)hash & mask;
-    /* Most hits are at or next to home: fetch that entry (and for a name,
-     * the pointer to the stored name) while meta loads. */
     if (key.has_name) {
+        /* A named hit reads the entry, the name's pointer and then the name:
+         * start the first two while meta loads, so that only the name waits
+         * for them. (An unnamed hit needs its entry only after meta matched,
+         * and a miss not at all: fetching it early costs misses more than it
+         * saves hits.) */
+        __builtin_prefetch(&crg_internal_entries(s)[index]);
         __builtin_prefetch(&crg_internal_names(s, mask)[index]);
     }
-    /* What the key's meta word would be at the probe's distance: the low
-     * byte, distance + 1, counts the distance. */
-    unsigned want = crg_internal_tag(hash, key.has_name) | 1u;
+    /* At distance d from home the key's meta word would be want, and an
+     * entry whose word is below limit, (d + 1) << 8, is closer to its home
+     * than that (or the slot is empty): the key is not in the table. Both
+     * move on by 1 << 8 a slot; from distance CRG_INTERNAL_FAR - 1 on, where
+     * meta saturates, the first word below limit sends the probe out of line,
+     * which goes on from there with exact distances. */
+    unsigned want = (1u << 8) | crg_internal_tag(hash, key.has_name);
+    unsigned limit = 1u << 8;
     for (;;) {
         const unsigned word = __atomic_load_n(&meta[index], __ATOMIC_RELAXED);
-        if (word == want && crg_internal_entry_matches(s, mask, index, key)) {
-            return (ptrdiff_t)index;
+        if (word == want && crg_internal_entry_matches(s, mask, index, key, original)) {
+            return &crg_internal_entries(s)[index];
         }
-        if ((word & 0xFFu) < (want & 0xFFu)) {
-            return -1; /* empty, or an entry closer to its home than we are to ours */
+        if (word < limit) {
+            if (CRG_UNLIKELY(limit >= (unsigned)CRG_INTERNAL_FAR << 8)) {
+                /* The distance from the index: a long run fills a table far
+                 * larger than 256 slots, so it does not wrap. */
+                ptrdiff_t far = crg_internal_probe_far(s, original, hash, index, crg_internal_distance(index, hash, mask));
+                return far >= 0 ? &crg_internal_entries(s)[far] : NULL;
+            }
+            return NULL;
         }
-        want++;
+        want += 1u << 8;
+        limit += 1u << 8;
         index = (index + 1) & mask;
-        if (CRG_UNLIKELY((want & 0xFFu) == CRG_INTERNAL_FAR)) {
-            return crg_internal_probe_far(s, original, hash, index, CRG_INTERNAL_FAR - 1);
-        }
     }
+}
+
+/* The same, as an index (or -1): for writers. */
+static inline ptrdiff_t crg_internal_probe(crg_slots *CRG_NONNULL s, crg_probe_key key, uint64_t hash,
+                                           const crg_key *CRG_NONNULL original) {
+    crg_slot *entry = crg_internal_probe_entry(s, key, hash, original);
+    return entry != NULL ? entry - crg_internal_entries(s) : -1;
 }
 
 static inline void crg_internal_relax(void) {
@@ -335,11 +358,11 @@ static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key 
         uint64_t before = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
         if (CRG_LIKELY((before & 1) == 0)) {
             crg_slots *s = __atomic_load_n(&head->slots, __ATOMIC_ACQUIRE);
-            ptrdiff_t index = crg_internal_probe(s, probe, hash, key);
-            void *found = index >= 0 ? __atomic_load_n(&crg_internal_entries(s)[index].value, __ATOMIC_ACQUIRE) : NULL;
+            crg_slot *entry = crg_internal_probe_entry(s, probe, hash, key);
+            void *found = entry != NULL ? __atomic_load_n(&entry->value, __ATOMIC_ACQUIRE) : NULL;
             __atomic_thread_fence(__ATOMIC_ACQUIRE);
             if (CRG_LIKELY(__atomic_load_n(&head->seq, __ATOMIC_RELAXED) == before)) {
-                if (index < 0) {
+                if (entry == NULL) {
                     return ENOENT;
                 }
                 if (value != NULL) {
