@@ -36,15 +36,17 @@
  *   name, and its distance from home + 1 (saturating at 255). A probe reads
  *   meta words; only a word equal to what the key would store at that
  *   distance (1 wrong match in 128) leads to an entry. So a miss reads only
- *   meta, and a hit meta and one entry, which is prefetched while meta loads
- *   (and for a named key its name pointer). Full hashes are read only by
- *   writers and by the rare probe that goes 254 or more slots from home.
+ *   meta, and a hit meta and one entry (a named hit also its name pointer
+ *   and name; it prefetches the entry and the pointer while meta loads). Full
+ *   hashes are read only by writers and by the rare probe that goes 254 or
+ *   more slots from home.
  * - Probing is linear from a key's home slot (hash & (capacity - 1)), with
  *   Robin Hood ordering: an insert takes the place of the first entry that is
  *   closer to its own home than the new key is to its home, and pushes that
  *   entry on. So a lookup stops at the first empty slot or at the first entry
  *   closer to home than the probe distance: misses stay short at high load.
- * - count <= capacity * 3/4. An insert that would exceed it first moves every
+ * - count <= capacity * 3/4 (Swift's Dictionary's bound too), so most keys
+ *   sit at or next to home. An insert that would exceed it first moves every
  *   entry into an array of twice the capacity. A removal that leaves
  *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
  *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
