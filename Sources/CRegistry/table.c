@@ -217,14 +217,15 @@ static inline void crg_free(const crg_allocator *a, void *pointer) {
     a->deallocate(pointer, a->context);
 }
 
+enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
+
 /* At most 3/4 of the slots are used (as in Swift's Dictionary): probes stay
  * short enough that most end at or next to home, with few branches to
- * mispredict. */
+ * mispredict. The smallest array is the exception: its 8 slots, one or two
+ * cache lines of meta and entries, hold 7 keys, the default capacity. */
 static inline size_t crg_max_load(size_t capacity) {
-    return capacity - capacity / 4;
+    return capacity <= CRG_MIN_CAPACITY ? capacity - capacity / 8 : capacity - capacity / 4;
 }
-
-enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
 
 /* Bytes per slot over the four arrays (crg_table_inline.h). */
 #define CRG_SLOT_BYTES (sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t) + sizeof(uint16_t))

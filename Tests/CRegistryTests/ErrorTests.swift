@@ -88,9 +88,9 @@ import Darwin
             #expect(table.put(Key(50), 50).rc == ENOMEM)
             #expect(table.count == 0 && table.stats.capacity == 0)
             allocator.remaining = nil
-            // Fill to exactly the growth threshold of the initial 8 slots (6 keys: 3/4).
+            // Fill to exactly the growth threshold of the initial 8 slots (7 keys).
             var model: [Key: Int] = [:]
-            for i in 0..<6 {
+            for i in 0..<7 {
                 let key = Key(UInt64(i), "name-\(i)")
                 table.put(key, i + 1)
                 model[key] = i + 1

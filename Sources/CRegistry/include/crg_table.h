@@ -46,7 +46,8 @@
  *   entry on. So a lookup stops at the first empty slot or at the first entry
  *   closer to home than the probe distance: misses stay short at high load.
  * - count <= capacity * 3/4 (Swift's Dictionary's bound too), so most keys
- *   sit at or next to home. An insert that would exceed it first moves every
+ *   sit at or next to home; the smallest array, 8 slots, holds 7 keys. An
+ *   insert that would exceed it first moves every
  *   entry into an array of twice the capacity. A removal that leaves
  *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
  *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
@@ -159,7 +160,7 @@ typedef struct crg_allocator {
 /**
  * Options for crg_create(). Zero-initialised options are the defaults.
  * - capacity:  the number of keys the table holds before it first grows (and
- *              the size it never shrinks below); 0 means 6.
+ *              the size it never shrinks below); 0 means 7.
  * - mutex:     the writers' mutex, shared with other tables (the table retains
  *              it), or NULL for one of the table's own.
  * - allocator: copied into the table; NULL means malloc/free.
