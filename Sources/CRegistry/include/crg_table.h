@@ -37,9 +37,8 @@
  *   meta words; only a word equal to what the key would store at that
  *   distance (1 wrong match in 128) leads to an entry. So a miss reads only
  *   meta, and a hit meta and one entry (a named hit also its name pointer
- *   and name; it prefetches the entry and the pointer while meta loads). Full
- *   hashes are read only by writers and by the rare probe that goes 254 or
- *   more slots from home.
+ *   and name). Full hashes are read only by writers and by the rare probe
+ *   that goes 254 or more slots from home.
  * - Probing is linear from a key's home slot (hash & (capacity - 1)), with
  *   Robin Hood ordering: an insert takes the place of the first entry that is
  *   closer to its own home than the new key is to its home, and pushes that
