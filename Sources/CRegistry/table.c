@@ -180,6 +180,7 @@ struct crg_table {
     void *release_context;
     unsigned busy;    /* > 0 while a visitor or drop callback runs */
     crg_garbage garbage;
+    void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
 
 /* The array of a new or cleared table: one empty slot, never written, laid
@@ -232,7 +233,7 @@ static inline size_t crg_max_load(size_t capacity) {
 
 /* Whether an array of `capacity` slots can be allocated at all (its size fits in a size_t). */
 static inline bool crg_capacity_fits(size_t capacity) {
-    return capacity <= (SIZE_MAX - 2 * CRG_ALIGN - sizeof(crg_slots)) / CRG_SLOT_BYTES;
+    return capacity <= (SIZE_MAX - 3 * CRG_ALIGN - sizeof(crg_slots)) / CRG_SLOT_BYTES;
 }
 
 /* The smallest power-of-two capacity (>= 8) that holds `keys` keys within the
@@ -249,10 +250,17 @@ static size_t crg_capacity_for(size_t keys) {
 }
 
 /* A zeroed array of `capacity` slots: the header, then entries (starting on a
- * cache line), names, hashes and meta, each a multiple of 64 bytes long
- * (capacity >= 8), so each starts on a cache line too. */
+ * cache line), names and hashes (multiples of 64 bytes for capacity >= 8, so
+ * each starts on a line too) and meta. The allocation runs to the end of
+ * meta's last line, and the header's line with the mask and the meta pointer
+ * lies inside it too, so no line a probe reads is shared with another
+ * allocation: a neighbour written all the time (say, the reference count of
+ * the very instance a scope caches here) would otherwise make every probe
+ * miss while other threads write it. */
+_Static_assert(sizeof(crg_slots) - offsetof(crg_slots, mask) <= CRG_ALIGN,
+               "mask and meta pointer lie in the header's last line, which is inside the allocation");
 static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
-    const size_t arrays = capacity * CRG_SLOT_BYTES;
+    const size_t arrays = (capacity * CRG_SLOT_BYTES + CRG_ALIGN - 1) & ~(size_t)(CRG_ALIGN - 1);
     size_t size = CRG_ALIGN + sizeof(crg_slots) + arrays;
     void *memory = crg_alloc(&t->allocator, size);
     if (memory == NULL) {
@@ -517,11 +525,15 @@ int crg_create(crg_table **out, const crg_options *options) {
     if (min_capacity == 0) {
         return EINVAL;
     }
-    crg_table *t = crg_alloc(&allocator, sizeof *t);
-    if (t == NULL) {
+    /* The table starts on a cache line of its own allocation, so that the
+     * line readers read (seq, slots) is shared with no other allocation. */
+    void *memory = crg_alloc(&allocator, sizeof(crg_table) + CRG_ALIGN - 1);
+    if (memory == NULL) {
         return ENOMEM;
     }
+    crg_table *t = (crg_table *)(((uintptr_t)memory + CRG_ALIGN - 1) & ~(uintptr_t)(CRG_ALIGN - 1));
     memset(t, 0, sizeof *t);
+    t->memory = memory;
     t->allocator = allocator;
     t->release = options->release;
     t->release_context = options->release_context;
@@ -529,7 +541,7 @@ int crg_create(crg_table **out, const crg_options *options) {
     t->slots = &crg_empty.header;
     t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_mutex_create();
     if (t->mutex == NULL) {
-        crg_free(&allocator, t);
+        crg_free(&allocator, memory);
         return ENOMEM;
     }
     *out = t;
@@ -541,7 +553,7 @@ static void crg_table_free(void *object, void *context) {
     crg_table *t = object;
     crg_mutex_release(t->mutex);
     crg_allocator allocator = t->allocator;
-    crg_free(&allocator, t);
+    crg_free(&allocator, t->memory);
 }
 
 void crg_destroy(crg_table *t) {
