@@ -1,13 +1,15 @@
 /*
  * The table and containers. See include/crg_table.h for the contract and
- * invariants; comments here explain how the code keeps them.
+ * invariants, and crg_table_inline.h for the layout of a slot array; comments
+ * here explain how the code keeps them.
  *
- * Every field of a live slot array is written by writers (holding the table's
- * mutex) and read by readers (holding nothing) through __atomic builtins:
- * hashes and types relaxed, name and value pointers release/acquire, so a
- * reader that sees a pointer also sees what it points to. Writers move slots
- * only inside a sequence write section; readers check the sequence number
- * around each probe and retry if it moved.
+ * Every element of a live slot array (meta words, entries, names, hashes) is
+ * written by writers (holding the table's mutex) and read by readers (holding
+ * nothing) through __atomic builtins: meta words, hashes and types relaxed,
+ * name and value pointers release/acquire, so a reader that sees a pointer
+ * also sees what it points to. Writers move slots only inside a sequence
+ * write section; readers check the sequence number around each probe and
+ * retry if it moved.
  */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* O_CLOEXEC, clock_gettime under -std=c11 */
@@ -32,9 +34,11 @@
 #include <xxhash.h>
 
 /* Shorter names for the layout helpers of crg_table_inline.h. */
-#define crg_slots_of crg_internal_slots
-#define crg_probe crg_internal_probe
 #define crg_distance crg_internal_distance
+#define ENTRIES(s) crg_internal_entries(s)
+#define NAMES(s) crg_internal_names((s), (s)->mask)
+#define HASHES(s) crg_internal_hashes((s), (s)->mask)
+#define META(s) ((s)->meta)
 
 #define LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -47,12 +51,33 @@
 
 /* Written once under pthread_once; every table is created after that, and
  * keys reach tables through release/acquire chains, so any thread hashing for
- * a table sees the seed. */
+ * a table sees the seed and the constants derived from it. */
 static uint64_t crg_seed;
 static pthread_once_t crg_seed_once = PTHREAD_ONCE_INIT;
 /* Set (release) once crg_seed is: a name hash checks it with one load
  * rather than a pthread_once call. */
 static bool crg_seeded;
+crg_hash_keys crg_internal_hash_keys;
+
+static uint64_t crg_read64(const uint8_t *bytes) {
+    uint64_t word;
+    memcpy(&word, bytes, sizeof word);
+    return crg_internal_le64(word);
+}
+
+/* The seed-dependent parts of XXH3 for 8 bytes under `seed` and for 16
+ * bytes under `seed + 1` (see crg_hash_keys), from the library's secret. */
+static crg_hash_keys crg_hash_keys_for(uint64_t seed) {
+    const uint8_t *secret = XXH3_kSecret;
+    const uint64_t seed8 = seed ^ ((uint64_t)XXH_swap32((uint32_t)seed) << 32);
+    const uint64_t seed16 = seed + 1;
+    crg_hash_keys keys = {
+        (crg_read64(secret + 8) ^ crg_read64(secret + 16)) - seed8,
+        (crg_read64(secret + 24) ^ crg_read64(secret + 32)) + seed16,
+        (crg_read64(secret + 40) ^ crg_read64(secret + 48)) - seed16,
+    };
+    return keys;
+}
 
 static void crg_seed_init(void) {
     uint64_t seed = 0;
@@ -81,6 +106,7 @@ static void crg_seed_init(void) {
         seed = XXH3_64bits_withSeed(&now, sizeof now, (uint64_t)(uintptr_t)&now ^ (uint64_t)getpid());
     }
     crg_seed = seed;
+    crg_internal_hash_keys = crg_hash_keys_for(seed);
     __atomic_store_n(&crg_seeded, true, __ATOMIC_RELEASE);
 }
 
@@ -99,21 +125,42 @@ uint64_t crg_name_hash(const void *bytes, size_t len) {
 /* The stored hash of a key, kept in the key: XXH3 over the type alone for a
  * key with no name, over (type, name hash) for a named key, under different
  * seeds, so the two kinds differ even when a name's hash happens to be 0. 0
- * marks an empty slot (and a key not hashed yet), so it is remapped. */
+ * means a key not hashed yet, so it is remapped. Computed by the header's
+ * inline XXH3 (crg_internal_hash_key); crg_internal_hash_check proves it
+ * equal to the library's XXH3_64bits_withSeed. */
 uint64_t crg_internal_key_hash(crg_key *key) {
-    uint64_t hash;
-    if (key->has_name) {
-        uint64_t words[2] = { key->type, key->name_hash };
-        hash = XXH3_64bits_withSeed(words, sizeof words, crg_seed + 1);
-    } else {
-        hash = XXH3_64bits_withSeed(&key->type, sizeof key->type, crg_seed);
-    }
-    key->hash = hash ? hash : 1;
+    key->hash = crg_internal_hash_key(&crg_internal_hash_keys, key);
     return key->hash;
 }
 
 static inline uint64_t crg_key_hash(crg_key *key) {
-    return key->hash != 0 ? key->hash : crg_internal_key_hash(key);
+    return crg_internal_key_hash_inline(key);
+}
+
+int crg_internal_hash_check(const uint64_t *seed, uint64_t type, uint64_t name_hash) {
+    crg_ensure_seed();
+    const uint64_t used = seed != NULL ? *seed : crg_seed;
+    const crg_hash_keys keys = seed != NULL ? crg_hash_keys_for(*seed) : crg_internal_hash_keys;
+    const uint64_t words[2] = { type, name_hash };
+    int mismatches = 0;
+    if (crg_internal_hash_unnamed(&keys, type) != XXH3_64bits_withSeed(&words[0], 8, used)) {
+        mismatches |= 1;
+    }
+    if (crg_internal_hash_named(&keys, type, name_hash) != XXH3_64bits_withSeed(words, 16, used + 1)) {
+        mismatches |= 2;
+    }
+    if (seed == NULL) {
+        crg_key unnamed = crg_key_unnamed(type), named = crg_key_named(type, NULL, 0, name_hash);
+        const uint64_t expected_unnamed = XXH3_64bits_withSeed(&words[0], 8, used);
+        const uint64_t expected_named = XXH3_64bits_withSeed(words, 16, used + 1);
+        if (crg_internal_key_hash(&unnamed) != (expected_unnamed ? expected_unnamed : 1)) {
+            mismatches |= 4;
+        }
+        if (crg_internal_key_hash(&named) != (expected_named ? expected_named : 1)) {
+            mismatches |= 8;
+        }
+    }
+    return mismatches;
 }
 
 static inline bool crg_key_valid(const crg_key *key) {
@@ -139,13 +186,25 @@ struct crg_table {
     void *release_context;
     unsigned busy;    /* > 0 while a visitor or drop callback runs */
     crg_garbage garbage;
+    void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
 
-/* The array of a new or cleared table: one empty slot, never written. */
+/* The array of a new or cleared table: one empty slot, never written, laid
+ * out as crg_slots_create lays out arrays (the checks below hold it to that). */
 static struct {
     crg_slots header;
-    crg_slot slot[1];
-} crg_empty = { .header = { .mask = 0, .is_static = true } };
+    crg_slot entries[1];
+    crg_name *names[1];
+    uint64_t hashes[1];
+    uint16_t meta[1];
+} crg_empty = { .header = { .mask = 0, .meta = crg_empty.meta, .is_static = true } };
+_Static_assert(offsetof(__typeof__(crg_empty), entries) == sizeof(crg_slots), "entries follow the header");
+_Static_assert(offsetof(__typeof__(crg_empty), names) == sizeof(crg_slots) + sizeof(crg_slot), "then names");
+_Static_assert(offsetof(__typeof__(crg_empty), hashes) == sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *),
+               "then hashes");
+_Static_assert(offsetof(__typeof__(crg_empty), meta) ==
+                   sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t),
+               "then meta");
 
 static void *crg_default_allocate(size_t size, void *context) {
     (void)context;
@@ -165,19 +224,30 @@ static inline void crg_free(const crg_allocator *a, void *pointer) {
     a->deallocate(pointer, a->context);
 }
 
-/* At most 7/8 of the slots are used. */
+enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
+
+/* At most 3/4 of the slots are used (as in Swift's Dictionary): probes stay
+ * short enough that most end at or next to home, with few branches to
+ * mispredict. The smallest array is the exception: its 8 slots, one or two
+ * cache lines of meta and entries, hold 7 keys, the default capacity. */
 static inline size_t crg_max_load(size_t capacity) {
-    return capacity - capacity / 8;
+    return capacity <= CRG_MIN_CAPACITY ? capacity - capacity / 8 : capacity - capacity / 4;
 }
 
-enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
+/* Bytes per slot over the four arrays (crg_table_inline.h). */
+#define CRG_SLOT_BYTES (sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t) + sizeof(uint16_t))
+
+/* Whether an array of `capacity` slots can be allocated at all (its size fits in a size_t). */
+static inline bool crg_capacity_fits(size_t capacity) {
+    return capacity <= (SIZE_MAX - 3 * CRG_ALIGN - sizeof(crg_slots)) / CRG_SLOT_BYTES;
+}
 
 /* The smallest power-of-two capacity (>= 8) that holds `keys` keys within the
  * load limit, or 0 if that does not fit in memory. */
 static size_t crg_capacity_for(size_t keys) {
     size_t capacity = CRG_MIN_CAPACITY;
     while (crg_max_load(capacity) < keys) {
-        if (capacity > (SIZE_MAX - CRG_ALIGN - sizeof(crg_slots)) / 2 / sizeof(crg_slot)) {
+        if (!crg_capacity_fits(capacity * 2)) {
             return 0;
         }
         capacity *= 2;
@@ -185,26 +255,70 @@ static size_t crg_capacity_for(size_t keys) {
     return capacity;
 }
 
-/* A zeroed array of `capacity` slots whose slots start on a cache line. */
+/* A zeroed array of `capacity` slots: the header, then entries (starting on a
+ * cache line), names and hashes (multiples of 64 bytes for capacity >= 8, so
+ * each starts on a line too) and meta. The allocation runs to the end of
+ * meta's last line, and the header's line with the mask and the meta pointer
+ * lies inside it too, so no line a probe reads is shared with another
+ * allocation: a neighbour written all the time (say, the reference count of
+ * the very instance a scope caches here) would otherwise make every probe
+ * miss while other threads write it. */
+_Static_assert(sizeof(crg_slots) - offsetof(crg_slots, mask) <= CRG_ALIGN,
+               "mask and meta pointer lie in the header's last line, which is inside the allocation");
 static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
-    size_t size = CRG_ALIGN + sizeof(crg_slots) + capacity * sizeof(crg_slot);
+    const size_t arrays = (capacity * CRG_SLOT_BYTES + CRG_ALIGN - 1) & ~(size_t)(CRG_ALIGN - 1);
+    size_t size = CRG_ALIGN + sizeof(crg_slots) + arrays;
     void *memory = crg_alloc(&t->allocator, size);
     if (memory == NULL) {
         return NULL;
     }
     uintptr_t first = ((uintptr_t)memory + sizeof(crg_slots) + CRG_ALIGN - 1) & ~(uintptr_t)(CRG_ALIGN - 1);
     crg_slots *s = (crg_slots *)(first - sizeof(crg_slots));
-    memset(s, 0, sizeof(crg_slots) + capacity * sizeof(crg_slot));
+    memset(s, 0, sizeof(crg_slots) + arrays);
     s->allocator = t->allocator;
     s->memory = memory;
     s->mask = capacity - 1;
+    s->meta = crg_internal_meta_words(s, s->mask);
     return s;
+}
+
+/* What follows a name's bytes (at the next multiple of 8): for writers only. */
+typedef struct crg_name_trailer {
+    crg_garbage garbage;
+    crg_allocator allocator;
+} crg_name_trailer;
+
+static inline size_t crg_name_trailer_offset(size_t len) {
+    return (sizeof(crg_name) + len + 7) & ~(size_t)7;
+}
+
+static inline crg_name_trailer *crg_name_trailer_of(crg_name *name) {
+    return (crg_name_trailer *)(void *)((uint8_t *)(void *)name + crg_name_trailer_offset(name->len));
+}
+
+/* A copy of `len` bytes, or NULL when out of memory. */
+static crg_name *crg_name_create(const crg_table *t, const void *bytes, size_t len) {
+    if (len > SIZE_MAX - sizeof(crg_name_trailer) - 2 * sizeof(crg_name) - 8) {
+        return NULL;
+    }
+    crg_name *name = crg_alloc(&t->allocator, crg_name_trailer_offset(len) + sizeof(crg_name_trailer));
+    if (name == NULL) {
+        return NULL;
+    }
+    name->len = len;
+    if (len > 0) {
+        memcpy((uint8_t *)(void *)(name + 1), bytes, len);
+    }
+    crg_name_trailer *trailer = crg_name_trailer_of(name);
+    memset(&trailer->garbage, 0, sizeof trailer->garbage);
+    trailer->allocator = t->allocator;
+    return name;
 }
 
 static void crg_name_free(void *object, void *context) {
     (void)context;
     crg_name *name = object;
-    crg_allocator allocator = name->allocator;
+    crg_allocator allocator = crg_name_trailer_of(name)->allocator;
     crg_free(&allocator, name);
 }
 
@@ -213,14 +327,13 @@ static void crg_slots_free(void *object, void *context) {
     (void)context;
     crg_slots *s = object;
     if (s->owns_contents) {
-        crg_slot *slots = crg_slots_of(s);
         for (size_t i = 0; i <= s->mask; i++) {
-            if (slots[i].hash != 0) {
-                if (slots[i].name != NULL) {
-                    crg_name_free(slots[i].name, NULL);
+            if (META(s)[i] != 0) {
+                if (NAMES(s)[i] != NULL) {
+                    crg_name_free(NAMES(s)[i], NULL);
                 }
                 if (s->release != NULL) {
-                    s->release(slots[i].value, s->release_context);
+                    s->release(ENTRIES(s)[i].value, s->release_context);
                 }
             }
         }
@@ -246,10 +359,11 @@ static void crg_retire_name(crg_name *name) {
     if (name == NULL) {
         return;
     }
-    name->garbage.release = crg_name_free;
-    name->garbage.object = name;
-    name->garbage.context = NULL;
-    crg_internal_retire_node(&name->garbage);
+    crg_name_trailer *trailer = crg_name_trailer_of(name);
+    trailer->garbage.release = crg_name_free;
+    trailer->garbage.object = name;
+    trailer->garbage.context = NULL;
+    crg_internal_retire_node(&trailer->garbage);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -260,12 +374,38 @@ int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
     crg_slots *s = t->slots;
-    ptrdiff_t index = crg_probe(s, key, crg_key_hash(key));
+    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
     if (index >= 0 && value != NULL) {
-        *value = crg_slots_of(s)[index].value;
+        *value = ENTRIES(s)[index].value;
     }
     crg_mutex_unlock(t->mutex);
     return index >= 0 ? 0 : ENOENT;
+}
+
+/* A probe that has gone CRG_INTERNAL_FAR - 1 or more slots from home (only runs
+ * of colliding hashes get there): meta no longer holds exact distances, so
+ * the residents' distances come from their full hashes. */
+ptrdiff_t crg_internal_probe_far(crg_slots *s, const crg_key *key, uint64_t hash, size_t index, size_t distance) {
+    const size_t mask = s->mask;
+    const unsigned tag = crg_internal_tag(hash, key->has_name);
+    for (; distance <= mask; distance++) {
+        const unsigned word = LOAD_RELAXED(&s->meta[index]);
+        if (word == 0) {
+            return -1;
+        }
+        const uint64_t stored = LOAD_RELAXED(&HASHES(s)[index]);
+        const size_t resident = (word >> 8) < CRG_INTERNAL_FAR ? (size_t)(word >> 8) - 1
+                                                               : crg_distance(index, stored, mask);
+        if (resident < distance) {
+            return -1;
+        }
+        if (resident == distance && (word & 0xFFu) == tag && stored == hash &&
+            crg_internal_entry_matches(s, mask, index, crg_internal_probe_key(key), key)) {
+            return (ptrdiff_t)index;
+        }
+        index = (index + 1) & mask;
+    }
+    return -1;
 }
 
 int crg_get(crg_table *t, crg_key *key, void **value) {
@@ -291,37 +431,59 @@ static inline void crg_write_end(crg_table *t) {
     STORE_RELEASE(&t->seq, t->seq + 1);
 }
 
-static inline void crg_slot_store(crg_slot *slot, const crg_slot *entry) {
-    STORE_RELAXED(&slot->hash, entry->hash);
-    STORE_RELAXED(&slot->type, entry->type);
-    STORE_RELEASE(&slot->name, entry->name);
-    STORE_RELEASE(&slot->value, entry->value);
+/* One entry as writers move it: what the four arrays hold for a slot. */
+typedef struct crg_record {
+    uint64_t hash;
+    uint64_t type;
+    crg_name *name;
+    void *value;
+} crg_record;
+
+/* Stores an entry at `index`, `distance` slots from its home. Atomic stores:
+ * the array may be live (inside a write section). */
+static inline void crg_record_store(crg_slots *s, size_t index, const crg_record *entry, size_t distance) {
+    STORE_RELAXED(&HASHES(s)[index], entry->hash);
+    STORE_RELAXED(&ENTRIES(s)[index].type, entry->type);
+    STORE_RELEASE(&NAMES(s)[index], entry->name);
+    STORE_RELEASE(&ENTRIES(s)[index].value, entry->value);
+    STORE_RELAXED(&META(s)[index], crg_internal_meta(crg_internal_tag(entry->hash, entry->name != NULL), distance));
 }
 
-static inline crg_slot crg_slot_load(crg_slot *slot) {
-    crg_slot entry = { LOAD_RELAXED(&slot->hash), LOAD_RELAXED(&slot->type), LOAD_RELAXED(&slot->name),
-                       LOAD_RELAXED(&slot->value) };
+static inline void crg_record_erase(crg_slots *s, size_t index) {
+    STORE_RELAXED(&META(s)[index], (uint16_t)0);
+    STORE_RELAXED(&HASHES(s)[index], (uint64_t)0);
+    STORE_RELAXED(&ENTRIES(s)[index].type, (uint64_t)0);
+    STORE_RELEASE(&NAMES(s)[index], (crg_name *)NULL);
+    STORE_RELEASE(&ENTRIES(s)[index].value, (void *)NULL);
+}
+
+/* Writers read what only they write: no ordering needed. */
+static inline crg_record crg_record_load(crg_slots *s, size_t index) {
+    crg_record entry = { LOAD_RELAXED(&HASHES(s)[index]), LOAD_RELAXED(&ENTRIES(s)[index].type),
+                         LOAD_RELAXED(&NAMES(s)[index]), LOAD_RELAXED(&ENTRIES(s)[index].value) };
     return entry;
 }
 
+static inline bool crg_occupied(crg_slots *s, size_t index) {
+    return LOAD_RELAXED(&META(s)[index]) != 0;
+}
+
 /* Places an entry known to be absent into an array with a free slot, Robin
- * Hood style. Atomic stores: the array may be live (inside a write section). */
-static void crg_place(crg_slots *s, crg_slot entry) {
-    crg_slot *slots = crg_slots_of(s);
+ * Hood style. */
+static void crg_place(crg_slots *s, crg_record entry) {
     const size_t mask = s->mask;
     size_t index = (size_t)entry.hash & mask;
     size_t distance = 0;
     for (;;) {
-        crg_slot *slot = &slots[index];
-        crg_slot resident = crg_slot_load(slot);
-        if (resident.hash == 0) {
-            crg_slot_store(slot, &entry);
+        if (!crg_occupied(s, index)) {
+            crg_record_store(s, index, &entry, distance);
             return;
         }
-        size_t resident_distance = crg_distance(index, resident.hash, mask);
+        size_t resident_distance = crg_distance(index, LOAD_RELAXED(&HASHES(s)[index]), mask);
         if (resident_distance < distance) {
             /* Take from the rich: the resident is closer to home than we are. */
-            crg_slot_store(slot, &entry);
+            crg_record resident = crg_record_load(s, index);
+            crg_record_store(s, index, &entry, distance);
             entry = resident;
             distance = resident_distance;
         }
@@ -339,10 +501,9 @@ static int crg_resize(crg_table *t, size_t capacity) {
         return ENOMEM;
     }
     crg_slots *old = t->slots;
-    crg_slot *slots = crg_slots_of(old);
     for (size_t i = 0; i <= old->mask; i++) {
-        if (slots[i].hash != 0) {
-            crg_place(fresh, slots[i]);
+        if (crg_occupied(old, i)) {
+            crg_place(fresh, crg_record_load(old, i));
         }
     }
     STORE_RELEASE(&t->slots, fresh);
@@ -370,11 +531,15 @@ int crg_create(crg_table **out, const crg_options *options) {
     if (min_capacity == 0) {
         return EINVAL;
     }
-    crg_table *t = crg_alloc(&allocator, sizeof *t);
-    if (t == NULL) {
+    /* The table starts on a cache line of its own allocation, so that the
+     * line readers read (seq, slots) is shared with no other allocation. */
+    void *memory = crg_alloc(&allocator, sizeof(crg_table) + CRG_ALIGN - 1);
+    if (memory == NULL) {
         return ENOMEM;
     }
+    crg_table *t = (crg_table *)(((uintptr_t)memory + CRG_ALIGN - 1) & ~(uintptr_t)(CRG_ALIGN - 1));
     memset(t, 0, sizeof *t);
+    t->memory = memory;
     t->allocator = allocator;
     t->release = options->release;
     t->release_context = options->release_context;
@@ -382,7 +547,7 @@ int crg_create(crg_table **out, const crg_options *options) {
     t->slots = &crg_empty.header;
     t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_mutex_create();
     if (t->mutex == NULL) {
-        crg_free(&allocator, t);
+        crg_free(&allocator, memory);
         return ENOMEM;
     }
     *out = t;
@@ -394,7 +559,7 @@ static void crg_table_free(void *object, void *context) {
     crg_table *t = object;
     crg_mutex_release(t->mutex);
     crg_allocator allocator = t->allocator;
-    crg_free(&allocator, t);
+    crg_free(&allocator, t->memory);
 }
 
 void crg_destroy(crg_table *t) {
@@ -468,15 +633,15 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     }
     const uint64_t hash = crg_key_hash(key);
     crg_slots *s = t->slots;
-    ptrdiff_t index = crg_probe(s, key, hash);
+    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
     if (index >= 0) {
         int rc = 0;
         crg_value_garbage *garbage = crg_value_garbage_create(t, &rc);
         if (rc != 0) {
             return rc;
         }
-        crg_slot *slot = &crg_slots_of(s)[index];
-        void *old = slot->value;
+        crg_slot *slot = &ENTRIES(s)[index];
+        void *old = LOAD_RELAXED(&slot->value);
         crg_write_begin(t);
         STORE_RELEASE(&slot->value, value);
         crg_write_end(t);
@@ -492,24 +657,18 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     /* A new key. Everything that can fail happens before the table changes. */
     crg_name *name = NULL;
     if (key->has_name) {
-        name = crg_alloc(&t->allocator, sizeof(crg_name) + key->name_len);
+        name = crg_name_create(t, key->name, key->name_len);
         if (name == NULL) {
             return ENOMEM;
         }
-        memset(&name->garbage, 0, sizeof name->garbage);
-        name->allocator = t->allocator;
-        name->len = key->name_len;
-        if (name->len > 0) {
-            memcpy((uint8_t *)(void *)(name + 1), key->name, name->len);
-        }
     }
-    crg_slot entry = { hash, key->type, name, value };
+    crg_record entry = { hash, key->type, name, value };
     const size_t capacity = s->mask + 1;
     if (s->is_static || t->count + 1 > crg_max_load(capacity)) {
         /* Grow (or allocate the first array): the new entry goes into the
          * private new array before it is published. */
         size_t target = s->is_static ? t->min_capacity : capacity * 2;
-        if (!s->is_static && capacity > (SIZE_MAX - CRG_ALIGN - sizeof(crg_slots)) / 2 / sizeof(crg_slot)) {
+        if (!s->is_static && (capacity > SIZE_MAX / 2 || !crg_capacity_fits(capacity * 2))) {
             target = 0;
         }
         crg_slots *fresh = target ? crg_slots_create(t, target) : NULL;
@@ -519,10 +678,9 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
             }
             return ENOMEM;
         }
-        crg_slot *slots = crg_slots_of(s);
         for (size_t i = 0; i <= s->mask; i++) {
-            if (slots[i].hash != 0) {
-                crg_place(fresh, slots[i]);
+            if (crg_occupied(s, i)) {
+                crg_place(fresh, crg_record_load(s, i));
             }
         }
         crg_place(fresh, entry);
@@ -558,7 +716,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
         return EBUSY;
     }
     crg_slots *s = t->slots;
-    ptrdiff_t index = crg_probe(s, key, crg_key_hash(key));
+    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
     if (index < 0) {
         return ENOENT;
     }
@@ -567,24 +725,26 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (rc != 0) {
         return rc;
     }
-    crg_slot *slots = crg_slots_of(s);
     const size_t mask = s->mask;
-    crg_slot removed = slots[index];
+    crg_record removed = crg_record_load(s, (size_t)index);
 
     /* Backward-shift: pull the rest of the run one slot towards home. */
     crg_write_begin(t);
     size_t hole = (size_t)index;
     for (;;) {
         size_t next = (hole + 1) & mask;
-        crg_slot candidate = slots[next];
-        if (candidate.hash == 0 || crg_distance(next, candidate.hash, mask) == 0) {
+        if (!crg_occupied(s, next)) {
             break;
         }
-        crg_slot_store(&slots[hole], &candidate);
+        crg_record candidate = crg_record_load(s, next);
+        size_t distance = crg_distance(next, candidate.hash, mask);
+        if (distance == 0) {
+            break;
+        }
+        crg_record_store(s, hole, &candidate, distance - 1);
         hole = next;
     }
-    const crg_slot empty = { 0, 0, NULL, NULL };
-    crg_slot_store(&slots[hole], &empty);
+    crg_record_erase(s, hole);
     crg_write_end(t);
     t->count--;
 
@@ -641,10 +801,9 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     crg_slots *s = t->slots;
     if (t->release == NULL && drop != NULL) {
         t->busy++;
-        crg_slot *slots = crg_slots_of(s);
         for (size_t i = 0; i <= s->mask; i++) {
-            if (slots[i].hash != 0) {
-                drop(slots[i].value, context);
+            if (crg_occupied(s, i)) {
+                drop(ENTRIES(s)[i].value, context);
             }
         }
         t->busy--;
@@ -671,19 +830,18 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
     }
     int rc = 0;
     crg_slots *s = t->slots;
-    crg_slot *slots = crg_slots_of(s);
     t->busy++;
     for (size_t i = 0; i <= s->mask && rc == 0; i++) {
-        const crg_slot *slot = &slots[i];
-        if (slot->hash == 0) {
+        if (!crg_occupied(s, i)) {
             continue;
         }
+        const crg_name *name = NAMES(s)[i];
         crg_entry entry = {
-            slot->type,
-            slot->name != NULL,
-            slot->name != NULL && slot->name->len > 0 ? crg_internal_name_bytes(slot->name) : NULL,
-            slot->name != NULL ? slot->name->len : 0,
-            slot->value,
+            ENTRIES(s)[i].type,
+            name != NULL,
+            name != NULL && name->len > 0 ? crg_internal_name_bytes(name) : NULL,
+            name != NULL ? name->len : 0,
+            ENTRIES(s)[i].value,
         };
         rc = visit(&entry, context);
     }
@@ -707,11 +865,10 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     }
     crg_mutex_lock(t->mutex);
     crg_slots *s = t->slots;
-    crg_slot *slots = crg_slots_of(s);
     crg_stats result = { t->count, s->is_static ? 0 : s->mask + 1, 0, 0 };
     for (size_t i = 0; i <= s->mask; i++) {
-        if (slots[i].hash != 0) {
-            size_t distance = crg_distance(i, slots[i].hash, s->mask);
+        if (crg_occupied(s, i)) {
+            size_t distance = crg_distance(i, HASHES(s)[i], s->mask);
             result.total_distance += distance;
             if (distance > result.max_distance) {
                 result.max_distance = distance;

@@ -2,14 +2,21 @@
 //
 // Every implementation gets the same logical keys, in the same pseudo-random
 // order, all computed before any timing:
-// - CRegistry: `crg_key` structs (name hashes computed once, as a
-//   `Resolver.Name` does; the key's own hash computed on every lookup, as on
-//   every resolve), writes through the `_locked` functions with the table's
+// - CRegistry: keys stored as compactly as the dictionaries' (8 bytes per
+//   unnamed key, like ObjectIdentifier; 24 per named key, like `Key`: type,
+//   name hash, and where the name's bytes are), and a `crg_key` built on the
+//   stack for each operation, as a resolve does (name hashes computed once, as
+//   a `Resolver.Name` does; the key's own hash computed on every lookup, as on
+//   every resolve); writes through the `_locked` functions with the table's
 //   mutex taken once per batch, lookups through `crg_find` in one read section
 //   per batch ("CRegistry"), or through `crg_get`, which enters and leaves a
 //   read section per lookup ("CRegistry+section");
 // - Dictionary<Key, AnyObject>, Key = (ObjectIdentifier, String?): the same key;
 // - Dictionary<ObjectIdentifier, AnyObject>: unnamed keys only.
+// (Until the keys were compact, the C side read a 48-byte `crg_key` per
+// operation from an array 6 times the size of the dictionaries' key arrays:
+// at 100,000 and 1,000,000 keys that stream evicted the table from the caches
+// and charged the C table for it alone.)
 // Values are one preallocated object (a raw pointer to it for the C table), so
 // nothing is allocated in the timed loops except what a table does itself.
 
@@ -113,49 +120,85 @@ final class TableValue {}
 nonisolated(unsafe) let tableValue = TableValue()
 nonisolated(unsafe) let tableValuePointer = UnsafeMutableRawPointer(Unmanaged.passUnretained(tableValue).toOpaque())
 
-/// `crg_key`s with their names in one arena, as a front end would keep them.
+/// A named key as the C benchmark keeps it: 24 bytes, the size of `Key`.
+struct CNamedKey {
+    var type: UInt64
+    var nameHash: UInt64
+    var nameOffset: UInt32
+    var nameLength: UInt32
+}
+
+/// Keys for the C table, stored compactly: the types alone for unnamed keys,
+/// `CNamedKey`s for named ones, with the names' bytes in one arena in the
+/// keys' order (as a front end keeps each name's bytes beside its hash). Each
+/// operation builds its `crg_key` on the stack.
 final class CKeys {
-    let base: UnsafeMutablePointer<crg_key>
     let count: Int
-    private let arena: UnsafeMutablePointer<UInt8>?
+    let types: UnsafeMutablePointer<UInt64>?
+    let named: UnsafeMutablePointer<CNamedKey>?
+    let arena: UnsafeMutablePointer<UInt8>?
 
     init(_ logical: [Int], _ space: KeySpace) {
         count = logical.count
-        base = .allocate(capacity: max(count, 1))
-        var names: [String] = []
-        var total = 0
-        if space.kind == .named {
-            names.reserveCapacity(count)
-            for index in logical {
-                let name = space.name(index)!
-                total += name.utf8.count
-                names.append(name)
-            }
-            arena = .allocate(capacity: max(total, 1))
-        } else {
+        guard space.kind == .named else {
+            let types = UnsafeMutablePointer<UInt64>.allocate(capacity: max(count, 1))
+            for (i, index) in logical.enumerated() { (types + i).initialize(to: space.typeBits(index)) }
+            self.types = types
+            named = nil
             arena = nil
+            return
         }
+        var names: [String] = []
+        names.reserveCapacity(count)
+        var total = 0
+        for index in logical {
+            let name = space.name(index)!
+            total += name.utf8.count
+            names.append(name)
+        }
+        let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: max(total, 1))
+        let named = UnsafeMutablePointer<CNamedKey>.allocate(capacity: max(count, 1))
         var offset = 0
         for (i, index) in logical.enumerated() {
-            let type = space.typeBits(index)
-            if let arena {
-                var name = names[i]
-                let length = name.withUTF8 { utf8 -> Int in
-                    (arena + offset).initialize(from: utf8.baseAddress!, count: utf8.count)
-                    return utf8.count
-                }
-                let bytes = UnsafeRawPointer(arena + offset)
-                let hash = crg_name_hash(bytes, length)
-                (base + i).initialize(to: crg_key_named(type, bytes, length, hash))
-                offset += length
-            } else {
-                (base + i).initialize(to: crg_key_unnamed(type))
+            var name = names[i]
+            let length = name.withUTF8 { utf8 -> Int in
+                (arena + offset).initialize(from: utf8.baseAddress!, count: utf8.count)
+                return utf8.count
+            }
+            let hash = crg_name_hash(UnsafeRawPointer(arena + offset), length)
+            (named + i).initialize(to: CNamedKey(type: space.typeBits(index), nameHash: hash,
+                                                 nameOffset: UInt32(offset), nameLength: UInt32(length)))
+            offset += length
+        }
+        precondition(offset <= Int(UInt32.max), "names arena too large for 32-bit offsets")
+        types = nil
+        self.named = named
+        self.arena = arena
+    }
+
+    /// Calls `body` with the `crg_key` of each key in `range` (hash not yet
+    /// computed), built on the stack; one loop per key kind, so the loops
+    /// test nothing per key that the dictionaries' loops do not.
+    @inline(__always)
+    func forEach(_ range: Range<Int>, _ body: (inout crg_key) -> Void) {
+        if let types {
+            for i in range {
+                var key = crg_key_unnamed(types[i])
+                body(&key)
+            }
+        } else if let named, let arena {
+            for i in range {
+                let stored = named[i]
+                var key = crg_key_named(stored.type, UnsafeRawPointer(arena + Int(stored.nameOffset)),
+                                        Int(stored.nameLength), stored.nameHash)
+                body(&key)
             }
         }
     }
 
     deinit {
-        base.deallocate()
+        types?.deallocate()
+        named?.deallocate()
         arena?.deallocate()
     }
 }
@@ -204,12 +247,10 @@ final class CRegistryAdapter: TableAdapter {
     func makeKeys(_ logical: [Int], _ space: KeySpace) -> CKeys { CKeys(logical, space) }
 
     func insert(_ keys: CKeys, _ range: Range<Int>) {
-        let base = keys.base
         let mutex = crg_table_mutex(table)!
         crg_mutex_lock(mutex)
-        for i in range {
-            var key = base[i]
-            key.hash = 0
+        let table = self.table
+        keys.forEach(range) { key in
             let status = crg_put_locked(table, &key, tableValuePointer, nil)
             if status != 0 { fatalError("crg_put_locked failed: \(status)") }
         }
@@ -217,12 +258,10 @@ final class CRegistryAdapter: TableAdapter {
     }
 
     func remove(_ keys: CKeys, _ range: Range<Int>) {
-        let base = keys.base
         let mutex = crg_table_mutex(table)!
         crg_mutex_lock(mutex)
-        for i in range {
-            var key = base[i]
-            key.hash = 0
+        let table = self.table
+        keys.forEach(range) { key in
             let status = crg_remove_locked(table, &key, nil)
             if status != 0 { fatalError("crg_remove_locked failed: \(status)") }
         }
@@ -231,30 +270,47 @@ final class CRegistryAdapter: TableAdapter {
     }
 
     func lookup(_ keys: CKeys, _ range: Range<Int>) -> UInt {
-        let base = keys.base
+        crg_read_begin()
+        defer { crg_read_end() }
+        if let types = keys.types {
+            return Self.lookUnnamed(table, types, range)
+        }
+        return Self.lookNamed(table, keys.named!, keys.arena!, range)
+    }
+
+    // One function per key kind, so that each loop is compiled for its kind
+    // alone (as each dictionary's loop is for its key type).
+    @inline(never)
+    private static func lookUnnamed(_ table: OpaquePointer, _ types: UnsafeMutablePointer<UInt64>,
+                                    _ range: Range<Int>) -> UInt {
         var checksum: UInt = 0
         var value: UnsafeMutableRawPointer?
-        crg_read_begin()
         for i in range {
-            var key = base[i]
-            key.hash = 0
-            if crg_find(table, &key, &value) == 0 {
-                checksum &+= UInt(bitPattern: value)
-            } else {
-                checksum &+= 1
-            }
+            var key = crg_key_unnamed(types[i])
+            checksum &+= crg_find(table, &key, &value) == 0 ? UInt(bitPattern: value) : 1
         }
-        crg_read_end()
+        return checksum
+    }
+
+    @inline(never)
+    private static func lookNamed(_ table: OpaquePointer, _ named: UnsafeMutablePointer<CNamedKey>,
+                                  _ arena: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) -> UInt {
+        var checksum: UInt = 0
+        var value: UnsafeMutableRawPointer?
+        for i in range {
+            let stored = named[i]
+            var key = crg_key_named(stored.type, UnsafeRawPointer(arena + Int(stored.nameOffset)),
+                                    Int(stored.nameLength), stored.nameHash)
+            checksum &+= crg_find(table, &key, &value) == 0 ? UInt(bitPattern: value) : 1
+        }
         return checksum
     }
 
     func lookupLocking(_ keys: CKeys, _ range: Range<Int>) -> UInt {
-        let base = keys.base
         var checksum: UInt = 0
         var value: UnsafeMutableRawPointer?
-        for i in range {
-            var key = base[i]
-            key.hash = 0
+        let table = self.table
+        keys.forEach(range) { key in
             if crg_get(table, &key, &value) == 0 {
                 checksum &+= UInt(bitPattern: value)
             } else {

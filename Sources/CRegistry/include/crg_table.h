@@ -20,23 +20,33 @@
  * Hashing is XXH3-64 (xxHash), seeded once per process from the operating
  * system's random source, so crafted names cannot force collisions that repeat
  * from run to run. A name's bytes are hashed once, by crg_name_hash(), and the
- * caller keeps that hash in the key; the key's own hash (of type and name hash)
- * is computed by the first table call that needs it and kept in the key, so a
- * resolve that probes a container and then a scope hashes once.
+ * caller keeps that hash in the key; the key's own hash (XXH3 of the type, or
+ * of type and name hash) is computed inline by the first table call that
+ * needs it (bit-identical to XXH3_64bits_withSeed, with the seed's constants
+ * precomputed) and kept in the key, so a resolve that probes a container and
+ * then a scope hashes once.
  *
  * ---------------------------------------------------------------------------
  * Layout and invariants
  * ---------------------------------------------------------------------------
- * - Slots form one array (with a small header) whose length, the capacity, is
- *   a power of two. A slot is empty when its stored hash is 0 (real hashes of 0
- *   are stored as 1). Each occupied slot stores the full key hash, so almost
- *   every mismatch is rejected without touching the key's name.
+ * - A slot array is four parallel arrays whose length, the capacity, is a
+ *   power of two (crg_table_inline.h): 16-bit meta words (32 per cache line),
+ *   16-byte entries (type, value), name pointers and full hashes. A meta word
+ *   is 0 for an empty slot, else 7 bits of the key's hash, whether it has a
+ *   name, and its distance from home + 1 (saturating at 255). A probe reads
+ *   meta words; only a word equal to what the key would store at that
+ *   distance (1 wrong match in 128) leads to an entry. So a miss reads only
+ *   meta, and a hit meta and one entry (a named hit also its name pointer
+ *   and name). Full hashes are read only by writers and by the rare probe
+ *   that goes 254 or more slots from home.
  * - Probing is linear from a key's home slot (hash & (capacity - 1)), with
  *   Robin Hood ordering: an insert takes the place of the first entry that is
  *   closer to its own home than the new key is to its home, and pushes that
  *   entry on. So a lookup stops at the first empty slot or at the first entry
  *   closer to home than the probe distance: misses stay short at high load.
- * - count <= capacity * 7/8. An insert that would exceed it first moves every
+ * - count <= capacity * 3/4 (Swift's Dictionary's bound too), so most keys
+ *   sit at or next to home; the smallest array, 8 slots, holds 7 keys. An
+ *   insert that would exceed it first moves every
  *   entry into an array of twice the capacity. A removal that leaves
  *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
  *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
@@ -49,7 +59,8 @@
  * - Writers (crg_put, crg_remove, crg_clear and their _locked forms) hold the
  *   table's mutex. A change to the slots happens inside a sequence write
  *   section: the table's sequence number is odd while slots move, even
- *   otherwise, and every slot field is written and read atomically.
+ *   otherwise, and every element of the four arrays is written and read
+ *   atomically.
  * - Readers call crg_find() inside a read section, or holding the mutex. It
  *   takes no lock: it reads the sequence number, probes, and accepts the
  *   result only if the number was even and unchanged; otherwise it probes
