@@ -183,10 +183,10 @@ fuzz: deps
 BENCH_ARGS ?=
 
 bench: deps
-	@echo "==> make bench: hash tables and resolvers, this library against the alternatives, on this machine"
+	@echo "==> make bench: hash tables and resolvers, this library against the alternatives, on this machine$(if $(BASE),; the resolvers also against the library at $(BASE) (Benchmarks/README.md: BASE=),)"
 	@echo "==> the first run builds the benchmark package in release: a few minutes (the harness, Swinject, the library);"
 	@echo "    then about 3 minutes of benchmarks on 2 cores; results in Benchmarks/results/"
-	cd Benchmarks && python3 Scripts/bench.py $(BENCH_ARGS)
+	cd Benchmarks && python3 Scripts/bench.py $(if $(BASE),--base $(BASE) ,)$(BENCH_ARGS)
 
 # Total throughput at 1, 2, ... threads beside the floors (Benchmarks/Sources/Scaling).
 # BASE=<commit> also measures that commit's library, interleaved in the same run.

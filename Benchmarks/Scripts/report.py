@@ -13,10 +13,16 @@ Sources/BenchSupport/Interleaving.swift); the samples of all rounds of one
 Output: both tables on stdout, and in the results directory
   hash-tables.md / .csv, resolvers.md / .csv, summary.md, lookup.png.
 
+With --base FILE... (exports of the same Resolvers benchmark built against an
+earlier commit of the library, `make bench BASE=…`), their "Resolver" samples
+become one more column of the resolvers table, with "base ÷ ours".
+
 Tables need only the Python 3 standard library; the plot needs matplotlib,
 which this script installs with pip if it is missing (or says why it cannot).
 
     python3 Scripts/report.py results/raw/Current_run.jmh.json [--results results]
+    python3 Scripts/report.py results/raw/current-round*.jmh.json \
+        --base results/raw/base-SHA-round*.jmh.json --base-label "base SHA"
 """
 import argparse
 import csv
@@ -39,6 +45,8 @@ TABLE_KINDS = ["unnamed", "named"]
 TABLE_SIZES = [16, 1_000, 100_000, 1_000_000]
 
 RESOLVER_IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
+# Our "Resolver" samples from the exports given with --base, under this key.
+BASE_IMPL = "base"
 RESOLVER_SCENARIOS = [
     ("singleton", "singleton (.application)"),
     ("named", "named singleton"),
@@ -190,10 +198,10 @@ def fmt_cell(cell, note=""):
     return f"{fmt_ns(cell['median'])} ns · {fmt_mallocs(cell['mallocs'])}{note}"
 
 
-def fmt_ratio(alternative, ours):
+def fmt_ratio(alternative, ours, digits=1):
     if alternative is None or ours is None or ours["median"] <= 0:
         return "—"
-    return f"{alternative['median'] / ours['median']:.1f}×"
+    return f"{alternative['median'] / ours['median']:.{digits}f}×"
 
 
 def render(headers, rows, aligns=None):
@@ -249,10 +257,13 @@ def hash_table_rows(summary):
     return headers, rows, csv_rows, checks
 
 
-def resolver_rows(summary):
+def resolver_rows(summary, base_label=None):
+    """The resolvers table; with `base_label`, a column for the base commit (BASE_IMPL) after ours."""
+    impls = RESOLVER_IMPLS[:1] + [BASE_IMPL] + RESOLVER_IMPLS[1:] if base_label else RESOLVER_IMPLS
+    names = {BASE_IMPL: base_label}
     rows, csv_rows, checks = [], [], []
     for scenario, label in RESOLVER_SCENARIOS:
-        cells = {impl: summary.get(("Resolvers", scenario, impl)) for impl in RESOLVER_IMPLS}
+        cells = {impl: summary.get(("Resolvers", scenario, impl)) for impl in impls}
         if not any(cells.values()):
             continue
         ours, floor = cells["Resolver"], cells["floor"]
@@ -266,7 +277,8 @@ def resolver_rows(summary):
         ref = REFERENCE.get(scenario)
         rows.append([
             label,
-            *(fmt_cell(cells[i], note if cells[i] else "") for i in RESOLVER_IMPLS),
+            *(fmt_cell(cells[i], note if cells[i] else "") for i in impls),
+            *([fmt_ratio(cells[BASE_IMPL], ours, digits=2)] if base_label else []),
             fmt_ratio(cells["Swinject"], ours),
             fmt_ratio(cells["baseline"], ours),
             over_floor,
@@ -274,10 +286,11 @@ def resolver_rows(summary):
             f"{ref[0]:,}" if ref else "—",
             f"{ref[1]:,}" if ref else "—",
         ])
-        for impl in RESOLVER_IMPLS:
+        for impl in impls:
             if cells[impl]:
-                csv_rows.append(csv_row("resolvers", scenario, impl, cells[impl]))
-    headers = ["scenario", *RESOLVER_IMPLS, "Swinject ÷ ours", "baseline ÷ ours", "ours − floor",
+                csv_rows.append(csv_row("resolvers", scenario, names.get(impl, impl), cells[impl]))
+    headers = ["scenario", *(names.get(i, i) for i in impls),
+               *([f"{base_label} ÷ ours"] if base_label else []), "Swinject ÷ ours", "baseline ÷ ours", "ours − floor",
                "target (Resolver)", "", "1.5.1 ref", "Swinject ref"]
     return headers, rows, csv_rows, checks
 
@@ -420,18 +433,30 @@ def main():
     parser.add_argument("--load-before", default=None, help="/proc/loadavg before the run")
     parser.add_argument("--load-after", default=None, help="/proc/loadavg after the run")
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--base", nargs="+", default=[], metavar="JMH",
+                        help="exports of the Resolvers benchmark built against an earlier commit (make bench BASE=)")
+    parser.add_argument("--base-label", default="base", help='its column\'s name, e.g. "base f8c391b"')
     args = parser.parse_args()
 
     summary = load(args.jmh)
     if not summary:
         print("no benchmark results found in " + ", ".join(args.jmh), file=sys.stderr)
         return 1
+    base_label = None
+    if args.base:
+        base_label = args.base_label
+        for (target, scenario, impl), cell in load(args.base).items():
+            if target == "Resolvers" and impl == "Resolver":
+                summary[(target, scenario, BASE_IMPL)] = cell
     os.makedirs(args.results, exist_ok=True)
 
     run_time = datetime.datetime.fromtimestamp(max(os.path.getmtime(p) for p in args.jmh))
     header = machine_header(args.load_before, args.load_after, run_time)
+    if base_label:
+        header += (f"\n- \"{base_label}\": the same Resolvers benchmark built against the library at that commit; "
+                   "the harness ran once per round for each build, alternating which went first")
     t_headers, t_rows, t_csv, t_checks = hash_table_rows(summary)
-    r_headers, r_rows, r_csv, r_checks = resolver_rows(summary)
+    r_headers, r_rows, r_csv, r_checks = resolver_rows(summary, base_label)
     legend = ("Cells: median ns per operation · mallocs per operation (all rounds' samples pooled; "
               "each sample is 1,000 operations). Ratios: the alternative's median ÷ ours: how many times "
               "faster ours is (below 1× means slower).")

@@ -22,9 +22,10 @@ import statistics
 import subprocess
 import sys
 
+from snapshot import snapshot_library
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.normpath(os.path.join(HERE, ".."))
-REPOSITORY = os.path.normpath(os.path.join(PACKAGE, ".."))
 RESULTS = os.path.join(PACKAGE, "results")
 BASE_BUILD = os.path.join(PACKAGE, ".build-scaling-base")
 SWIFT = os.environ.get("SWIFT", "swift")
@@ -86,19 +87,7 @@ def build_current():
 
 def build_base(commit):
     """Builds Sources/Scaling against `commit`'s library; returns the binary."""
-    sha = subprocess.run(["git", "rev-parse", "--short", commit], cwd=REPOSITORY, capture_output=True,
-                         text=True, check=True).stdout.strip()
-    library = os.path.join(BASE_BUILD, "library")
-    stamp = os.path.join(BASE_BUILD, "commit")
-    current = open(stamp).read().strip() if os.path.exists(stamp) else None
-    if current != sha:
-        shutil.rmtree(library, ignore_errors=True)
-        os.makedirs(library)
-        archive = subprocess.run(["git", "archive", sha, "Package.swift", "Sources"], cwd=REPOSITORY,
-                                 capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", library], input=archive, check=True)
-        with open(stamp, "w") as f:
-            f.write(sha + "\n")
+    sha = snapshot_library(commit, os.path.join(BASE_BUILD, "library"))
     sources = os.path.join(BASE_BUILD, "Sources", "Scaling")
     shutil.rmtree(sources, ignore_errors=True)
     shutil.copytree(os.path.join(PACKAGE, "Sources", "Scaling"), sources)

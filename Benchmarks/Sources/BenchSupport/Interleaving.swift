@@ -16,8 +16,13 @@
 //
 // Environment knobs (read by every benchmark process, so they must not change
 // during a run):
-//   BENCH_ROUNDS  rounds per scenario (default 3)
-//   BENCH_MAX_MS  wall-clock budget per benchmark per round in ms (default 150)
+//   BENCH_ROUNDS       rounds per scenario (default 3)
+//   BENCH_MAX_MS       wall-clock budget per benchmark per round in ms (default 150)
+//   BENCH_FIRST_ROUND  the number of the first round (default 1): Scripts/bench.py
+//                      runs the harness once per round when it compares with a
+//                      base commit, and numbers the rounds across those runs
+//   BENCH_ONLY         comma-separated implementations to register (default: all),
+//                      e.g. "Resolver" for the base commit's run
 
 import BenchFixtures
 import Benchmark
@@ -33,6 +38,12 @@ import Musl
 private func environmentInt(_ name: String, default value: Int) -> Int {
     guard let raw = getenv(name), let parsed = Int(String(cString: raw)), parsed > 0 else { return value }
     return parsed
+}
+
+private func environmentList(_ name: String) -> Set<String>? {
+    guard let raw = getenv(name) else { return nil }
+    let items = String(cString: raw).split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+    return items.isEmpty ? nil : Set(items)
 }
 
 /// Keeps a benchmark's workload between its setup, samples and teardown.
@@ -51,8 +62,14 @@ public func registerInterleaved(
 ) {
     let rounds = environmentInt("BENCH_ROUNDS", default: 3)
     let maxMilliseconds = environmentInt("BENCH_MAX_MS", default: 150)
+    let firstRound = environmentInt("BENCH_FIRST_ROUND", default: 1)
+    var implementations = implementations
+    if let only = environmentList("BENCH_ONLY") {
+        implementations = implementations.filter(only.contains)
+        if implementations.isEmpty { return }
+    }
     let letters = Array("abcdefghijklmnopqrstuvwxyz")
-    for round in 1...rounds {
+    for round in firstRound..<(firstRound + rounds) {
         for (index, implementation) in implementations.enumerated() {
             let slot = letters[(index + implementations.count - (round - 1) % implementations.count) % implementations.count]
             let holder = WorkloadHolder()
