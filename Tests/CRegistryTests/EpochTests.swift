@@ -16,7 +16,7 @@ import Testing
 @Suite struct EpochTests {
     /// Records releases, in order, from the C callback.
     final class Releases: @unchecked Sendable {
-        private let lock = Mutex<[Int]>([])
+        private let lock = Locked<[Int]>([])
         var order: [Int] { lock.withLock { $0 } }
         func add(_ value: Int) { lock.withLock { $0.append(value) } }
         func contains(_ value: Int) -> Bool { order.contains(value) }

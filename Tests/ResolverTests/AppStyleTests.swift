@@ -1,4 +1,5 @@
 import Resolver
+import ResolverTestSupport
 import Synchronization
 import Testing
 
@@ -26,7 +27,7 @@ let registrationRuns = Atomic<Int>(0)
 /// registrations (nil: nothing). A test binary can hold only one
 /// `ResolverRegistering` conformance, this one; tests that need
 /// `registerAllServices` to do more set this and clear it when they end.
-let registrationHook = Mutex<(@Sendable () -> Void)?>(nil)
+let registrationHook = Locked<(@Sendable () -> Void)?>(nil)
 
 extension Resolver: ResolverRegistering {
     public static func registerAllServices() {

@@ -1,6 +1,6 @@
 import Foundation
 import Resolver
-import Synchronization
+import ResolverTestSupport
 import Testing
 
 // No lock of ours is held while user code runs (DESIGN.md): factories,
@@ -44,7 +44,7 @@ private func anotherThreadResolves(throughTheGate: Bool) -> Bool {
 /// What the blocking code saw: how often it ran, and how often the other
 /// thread could not finish in time.
 final class Outcome: Sendable {
-    private let counts = Mutex<(ran: Int, timedOut: Int)>((0, 0))
+    private let counts = Locked<(ran: Int, timedOut: Int)>((0, 0))
     let throughTheGate: Bool
 
     init(throughTheGate: Bool = true) {

@@ -1,5 +1,6 @@
 import Foundation
 import Resolver
+import ResolverTestSupport
 import Synchronization
 import Testing
 
@@ -15,7 +16,7 @@ extension ResolverTests {
             Resolver.main.registerServices()
             let runsBefore = registrationRuns.load(ordering: .relaxed)
             let resets = Atomic<Int>(0)
-            let failures = Mutex<[String: Int]>([:])
+            let failures = Locked<[String: Int]>([:])
             let resolversLeft = Atomic<Int>(resolvers)
 
             let finished = runOnThreads(1 + resolvers, within: 300) { index in

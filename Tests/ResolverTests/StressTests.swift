@@ -1,6 +1,5 @@
 import Foundation
 import Resolver
-import Synchronization
 import Testing
 
 extension ResolverTests {

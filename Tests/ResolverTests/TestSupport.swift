@@ -178,7 +178,7 @@ func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> Pr
     try process.run()
     // Read on another thread, so that a child that never closes its output
     // cannot block the wait below.
-    let output = Mutex(Data())
+    let output = Locked(Data())
     let drained = DispatchSemaphore(value: 0)
     let reader = pipe.fileHandleForReading
     Thread.detachNewThread {

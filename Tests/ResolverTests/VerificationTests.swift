@@ -1,7 +1,7 @@
 import CRegistry
 import Foundation
 @testable import Resolver
-import Synchronization
+import ResolverTestSupport
 import Testing
 
 // Services for the verification and graph tests.
@@ -183,7 +183,7 @@ extension ResolverTests {
         }
 
         @Test func aFactoryThatHangsTimesOutAndTheOthersAreStillVerified() throws {
-            let gate = Mutex(false)
+            let gate = Locked(false)
             let container = Resolver()
             container.register { () -> Blocker in
                 while !gate.withLock({ $0 }) { usleep(1_000) }

@@ -1,5 +1,4 @@
 import CRegistry
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,7 +14,7 @@ public final class TestAllocator: @unchecked Sendable {
         var live = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Allocations left before every further one fails; nil never fails.
     public var remaining: Int? {
