@@ -163,10 +163,10 @@ import Darwin
     /// A table with a release function owns its values: replaced, removed,
     /// cleared and destroyed values are all released, once, after collection.
     @Test func aTableOwnsItsValuesWhenGivenARelease() {
-        final class Released: @unchecked Sendable { var values: [Int] = [] }
-        let released = Released()
+        // Releases run on whichever thread collects (other suites' too).
+        let released = Locked<[Int]>([])
         var options = crg_options(capacity: 0, mutex: nil, allocator: nil, release: { value, context in
-            Unmanaged<Released>.fromOpaque(context!).takeUnretainedValue().values.append(Int(bitPattern: value))
+            Unmanaged<Locked<[Int]>>.fromOpaque(context!).takeUnretainedValue().withLock { $0.append(Int(bitPattern: value)) }
         }, release_context: Unmanaged.passUnretained(released).toOpaque())
         var raw: OpaquePointer?
         #expect(crg_create(&raw, &options) == 0)
@@ -178,11 +178,11 @@ import Darwin
         #expect(crg_put(raw, &key, pointer(1_001), nil) == 0)     // replaces 1
         var two = crg_key_unnamed(2)
         #expect(crg_remove(raw, &two, nil) == 0)                  // removes 2
-        #expect(collect { released.values.count == 2 })
-        #expect(released.values.sorted() == [1, 2])
+        #expect(collect { released.withLock { $0.count } == 2 })
+        #expect(released.withLock { $0.sorted() } == [1, 2])
         crg_destroy(raw)
-        #expect(collect { released.values.count == 101 })
-        #expect(released.values.sorted() == [1, 2] + Array(3...100) + [1_001])
+        #expect(collect { released.withLock { $0.count } == 101 })
+        #expect(released.withLock { $0.sorted() } == [1, 2] + Array(3...100) + [1_001])
     }
 
     @Test func nameHashIsStableWithinTheProcessAndSensitiveToEveryByte() {

@@ -73,7 +73,7 @@ extension ResolverTests {
         /// Registration that runs out of memory in the C table is reported,
         /// and leaves the table and every registration exactly as before.
         @Test func aFailedRegistrationChangesNothing() {
-                        final class Reports: @unchecked Sendable { var messages: [String] = [] }
+            final class Reports: @unchecked Sendable { var messages: [String] = [] }
             let reports = Reports()
             registry.withLock { registry.failureHook = { reports.messages.append($0) } }
             defer { registry.withLock { registry.failureHook = nil } }
