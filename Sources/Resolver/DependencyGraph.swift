@@ -166,31 +166,23 @@ extension Resolver {
 
         /// A DOT double-quoted string's contents.
         static func dotEscaped(_ text: String) -> String {
-            var escaped = ""
-            for character in text {
-                switch character {
-                case "\\": escaped += "\\\\"
-                case "\"": escaped += "\\\""
-                case "\n": escaped += "\\n"
-                default: escaped.append(character)
-                }
-            }
-            return escaped
+            escaped(text, ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
         }
 
         /// A Mermaid quoted label's contents: quotes and markup characters
         /// as Mermaid's entity codes.
         static func mermaidEscaped(_ text: String) -> String {
+            escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;", "#": "#35;", "\n": "<br/>"])
+        }
+
+        /// `text` with each character found in `replacements` replaced.
+        private static func escaped(_ text: String, _ replacements: [Character: String]) -> String {
             var escaped = ""
             for character in text {
-                switch character {
-                case "\"": escaped += "#quot;"
-                case "<": escaped += "#lt;"
-                case ">": escaped += "#gt;"
-                case "&": escaped += "#amp;"
-                case "#": escaped += "#35;"
-                case "\n": escaped += "<br/>"
-                default: escaped.append(character)
+                if let replacement = replacements[character] {
+                    escaped += replacement
+                } else {
+                    escaped.append(character)
                 }
             }
             return escaped
