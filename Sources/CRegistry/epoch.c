@@ -21,8 +21,10 @@ uint64_t crg_internal_epoch;
 uint64_t crg_internal_retired;
 
 static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
-/* Every record ever made, in use or free for reuse. Under epoch_mutex. */
+/* Every record ever made, in use or free for reuse, and how many. Under
+ * epoch_mutex. */
 static crg_reader *readers;
+static uint32_t reader_count;
 /* Retired objects, oldest first; epochs never decrease along the queue. */
 static crg_garbage *queue_head;
 static crg_garbage *queue_tail;
@@ -62,6 +64,7 @@ crg_reader *crg_internal_attach_reader(void) {
         }
         memset(memory, 0, CRG_READER_SIZE);
         reader = memory;
+        reader->index = reader_count++;
         reader->next = readers;
         readers = reader;
     }

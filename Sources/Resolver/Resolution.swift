@@ -68,8 +68,10 @@ extension Resolver {
                                          _ arguments: ArgumentsPointer) -> Service? {
         crg_read_begin()
         let resolverRaw: UnsafeMutableRawPointer
-        if let container {
-            resolverRaw = Unmanaged.passUnretained(container).toOpaque()
+        // Not `if let`: binding the container copies it, a retain and release
+        // of an object every thread resolving from it writes.
+        if container != nil {
+            resolverRaw = Unmanaged.passUnretained(container.unsafelyUnwrapped).toOpaque()
             guard crg_word_load(Published.registered) != 0 else {
                 crg_read_end()
                 return resolveAfterRegistering(key, in: container, arguments)
@@ -325,10 +327,10 @@ extension ResolverRegistration {
     @inline(__always)
     static func produce(_ raw: UnsafeMutableRawPointer, _ context: ResolutionContext,
                         _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
-        if crg_cell_load(cells(raw) + replacementCell) == nil, case .plain(let factory) = factory(raw) {
+        if crg_cell_load(cells(raw) + replacementCell) == nil, let producer = Producer.forCallingThread(raw) {
             context.enter(raw, withArguments: arguments != nil)
             defer { context.leave() }
-            return factory()
+            return producer.produce(given: given, root: resolverRaw, arguments)
         }
         if let given {
             return make(raw, context, given, arguments)

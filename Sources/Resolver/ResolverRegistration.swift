@@ -54,10 +54,17 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// `cells[replacementCell]`: the `FactoryBox` from `update(factory:)`
     /// (owned, +1), or nil while the registered factory is in use.
     /// `cells[memoCell]`: the `CacheMemo` of its cached instance (owned), or nil.
+    /// `cells[producersCell]`: `producerSlots` cells, one per thread number
+    /// (`crg_thread_index`), each an owned `Producer` or nil; nil until a
+    /// thread first makes an instance.
     @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
     @inlinable static var scopeCell: Int { 0 }
     @inlinable static var replacementCell: Int { 1 }
     @inlinable static var memoCell: Int { 2 }
+    @inlinable static var producersCell: Int { 3 }
+    /// Threads numbered below this get a `Producer` of their own; the others
+    /// call the registration's factory (and share its reference count).
+    @inlinable static var producerSlots: Int { 64 }
 
     // Guarded by the registry mutex.
     private var scopeStorage: ResolverScope
@@ -95,7 +102,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.name = name
         self.factory = factory
         scopeStorage = scope
-        cells = makeCells(3)
+        cells = makeCells(4)
         crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
     }
 
@@ -112,7 +119,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.factory = .anyArguments(factory)
         let scope = Resolver.defaultScope
         scopeStorage = scope
-        cells = makeCells(3)
+        cells = makeCells(4)
         crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
         container = resolver
     }
@@ -123,7 +130,160 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
                 Unmanaged<AnyObject>.fromOpaque(object).release()
             }
         }
+        if let producers = crg_cell_load(cells + ResolverRegistration.producersCell) {
+            let slots = producers.assumingMemoryBound(to: crg_cell.self)
+            for index in 0..<ResolverRegistration.producerSlots {
+                if let producer = crg_cell_load(slots + index) {
+                    Unmanaged<Producer>.fromOpaque(producer).release()
+                }
+            }
+            crg_cells_destroy(slots)
+        }
         crg_cells_destroy(cells)
+    }
+
+    /// A thread's own copy of the registered factory.
+    ///
+    /// Calling a closure read from a shared object retains and releases its
+    /// context, and reaching the registration from the table's pointer
+    /// retains the registration: two reference counts every thread writes,
+    /// on every new instance. Each thread instead reaches a `Producer` of its
+    /// own (retaining only it) and calls the factory from the producer's
+    /// constant property, which needs no reference count. (A subclass per
+    /// factory shape: a closure bound out of an enum case is a copy, with the
+    /// retain and release this avoids.) The factory is the registered one
+    /// and never changes; `update(factory:)` replacements are checked before
+    /// a producer is used.
+    @usableFromInline
+    class Producer {
+        /// An instance from the factory. A factory that takes a container
+        /// gets `given` (which the caller holds) or, when nil, the calling
+        /// thread's snapshot of the root at `rootRaw`. Call inside a read
+        /// section.
+        @usableFromInline
+        func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer, _ arguments: ArgumentsPointer) -> Service? {
+            preconditionFailure("Producer is abstract")
+        }
+
+        /// A producer for `factory`.
+        static func make(_ factory: Factory) -> Producer {
+            switch factory {
+            case .plain(let factory): return Plain(factory)
+            case .resolver(let factory): return WithResolver(factory)
+            case .arguments(let factory): return WithArguments(factory)
+            case .anyArguments(let factory): return WithAnyArguments(factory)
+            }
+        }
+
+        final class Plain: Producer {
+            let factory: ResolverFactory<Service>
+
+            init(_ factory: @escaping ResolverFactory<Service>) {
+                self.factory = factory
+            }
+
+            override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
+                                  _ arguments: ArgumentsPointer) -> Service? {
+                factory()
+            }
+        }
+
+        /// The shapes that take a container.
+        class ContainerProducer: Producer {
+            final override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
+                                        _ arguments: ArgumentsPointer) -> Service? {
+                // Not `if let`: binding the caller's container copies it, a
+                // retain of an object every thread holds.
+                if given != nil {
+                    return call(given.unsafelyUnwrapped, arguments)
+                }
+                return call(RootSnapshot.current(for: rootRaw), arguments)
+            }
+
+            /// The snapshot's root, passed without a reference count.
+            final func call(_ snapshot: RootSnapshot, _ arguments: ArgumentsPointer) -> Service? {
+                call(snapshot.root, arguments)
+            }
+
+            func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                preconditionFailure("ContainerProducer is abstract")
+            }
+        }
+
+        final class WithResolver: ContainerProducer {
+            let factory: ResolverFactoryResolver<Service>
+
+            init(_ factory: @escaping ResolverFactoryResolver<Service>) {
+                self.factory = factory
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                factory(resolver)
+            }
+        }
+
+        final class WithArguments: ContainerProducer {
+            let factory: ResolverFactoryArgumentsN<Service>
+
+            init(_ factory: @escaping ResolverFactoryArgumentsN<Service>) {
+                self.factory = factory
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                factory(resolver, Resolver.Args(arguments.value))
+            }
+        }
+
+        final class WithAnyArguments: ContainerProducer {
+            let factory: ResolverFactoryAnyArguments<Service>
+
+            init(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+                self.factory = factory
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                factory(resolver, arguments.value)
+            }
+        }
+
+        /// The calling thread's producer for the registration at `raw`, made
+        /// on first use; nil for a thread numbered `producerSlots` or more.
+        /// Call inside a read section.
+        @inlinable
+        @inline(__always)
+        static func forCallingThread(_ raw: UnsafeMutableRawPointer) -> Producer? {
+            let index = Int(crg_thread_index())
+            if index < producerSlots,
+               let producers = crg_cell_load(ResolverRegistration.cells(raw) + producersCell),
+               let producer = crg_cell_load(producers.assumingMemoryBound(to: crg_cell.self) + index) {
+                return Unmanaged<Producer>.fromOpaque(producer).takeUnretainedValue()
+            }
+            return make(raw, index)
+        }
+
+        @usableFromInline
+        @inline(never)
+        static func make(_ raw: UnsafeMutableRawPointer, _ index: Int) -> Producer? {
+            guard index < producerSlots else { return nil }
+            let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+            let cell = registration.cells + producersCell
+            var producers = crg_cell_load(cell)
+            if producers == nil {
+                let made = makeCells(producerSlots)
+                if crg_cell_compare_exchange(cell, nil, made) {
+                    producers = UnsafeMutableRawPointer(made)
+                } else {
+                    crg_cells_destroy(made)
+                    producers = crg_cell_load(cell)
+                }
+            }
+            // Only the thread with this number writes its slot, and no other
+            // running thread has the number: a plain store publishes it.
+            let producer = Producer.make(registration.factory)
+            crg_cell_store(producers.unsafelyUnwrapped.assumingMemoryBound(to: crg_cell.self) + index,
+                           Unmanaged.passRetained(producer).toOpaque())
+            return producer
+        }
     }
 
     /// The scope (under the registry mutex).

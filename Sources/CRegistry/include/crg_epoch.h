@@ -73,6 +73,8 @@ typedef struct crg_reader {
     /* Collector bookkeeping, under the epoch mutex. */
     struct crg_reader *CRG_NULLABLE next;
     bool in_use;
+    /* The record's number, 0, 1, 2, … in order of creation; never changes. */
+    uint32_t index;
 } crg_reader;
 
 /* The calling thread's record, NULL until its first read section. Private. */
@@ -121,6 +123,16 @@ static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
 
 /** Whether the calling thread is inside a read section. */
 bool crg_read_active(void);
+
+/**
+ * The calling thread's number: its record's, so no two threads running at
+ * once have the same one, while a thread that starts after another exited
+ * may get that one's. Small (records are reused before new ones are made),
+ * for indexing per-thread slots. Call inside a read section.
+ */
+static inline CRG_ALWAYS_INLINE uint32_t crg_thread_index(void) {
+    return crg_internal_current_reader->index;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Deferred release                                                          */
