@@ -116,6 +116,8 @@ static inline void crg_ensure_seed(void) {
     }
 }
 
+CRG_THREAD_LOCAL crg_name_memo crg_internal_name_memos[CRG_NAME_MEMOS];
+
 uint64_t crg_name_hash(const void *bytes, size_t len) {
     crg_ensure_seed();
     static const uint8_t empty[1] = { 0 };

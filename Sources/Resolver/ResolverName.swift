@@ -68,13 +68,14 @@ extension Resolver {
         }
 
         /// Makes a name from a string literal: `name: "fred"`. An ASCII
-        /// literal is its own key: nothing is copied or allocated, and the
-        /// bytes are hashed once.
+        /// literal is its own key: nothing is copied or allocated, and its
+        /// hash is computed once per thread (remembered by the literal's
+        /// address), however often the call that names it runs.
         @inlinable
         public init(stringLiteral value: StaticString) {
             if value.hasPointerRepresentation && value.isASCII {
                 let bytes = UnsafeRawPointer(value.utf8Start)
-                self.init(hash: crg_name_hash(bytes, value.utf8CodeUnitCount), bytes: bytes,
+                self.init(hash: crg_name_hash_static(bytes, value.utf8CodeUnitCount), bytes: bytes,
                           count: value.utf8CodeUnitCount, owner: nil)
             } else {
                 self.init(value.description)

@@ -70,4 +70,25 @@ import Testing
         var fresh = crg_key_unnamed(42)
         #expect(crg_internal_key_hash(&fresh) == hash)
     }
+
+    /// A literal's hash, remembered per thread by address, is the hash of
+    /// its bytes: first and later calls, and when two buffers share a memo
+    /// slot (addresses 8 × CRG_NAME_MEMOS bytes apart) and evict each other.
+    @Test func rememberedLiteralHashesAreTheBytesHashes() {
+        let stride = 8 * Int(CRG_NAME_MEMOS)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 2 * stride + 64, alignment: 64)
+        defer { buffer.deallocate() }
+        let first = buffer, second = buffer + stride
+        for (index, byte) in "alpha".utf8.enumerated() { first.storeBytes(of: byte, toByteOffset: index, as: UInt8.self) }
+        for (index, byte) in "omega".utf8.enumerated() { second.storeBytes(of: byte, toByteOffset: index, as: UInt8.self) }
+        let alpha = crg_name_hash(first, 5), omega = crg_name_hash(second, 5)
+        #expect(alpha != omega)
+        for _ in 0..<3 {
+            #expect(crg_name_hash_static(first, 5) == alpha)
+            #expect(crg_name_hash_static(second, 5) == omega)
+        }
+        // Same address, another length: a different name, hashed anew.
+        #expect(crg_name_hash_static(first, 3) == crg_name_hash(first, 3))
+        #expect(crg_name_hash_static(first, 5) == alpha)
+    }
 }

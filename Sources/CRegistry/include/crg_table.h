@@ -124,6 +124,37 @@ typedef struct crg_key {
  */
 uint64_t crg_name_hash(const void *CRG_NULLABLE bytes, size_t len);
 
+/** Private: one remembered literal hash (see crg_name_hash_static). */
+typedef struct crg_name_memo {
+    const void *CRG_NULLABLE bytes;
+    size_t len;
+    uint64_t hash;
+} crg_name_memo;
+
+enum { CRG_NAME_MEMOS = 64 };
+
+/** Private: the calling thread's remembered literal hashes. */
+extern CRG_THREAD_LOCAL crg_name_memo crg_internal_name_memos[CRG_NAME_MEMOS];
+
+/**
+ * crg_name_hash() of bytes that never change while the process runs (a string
+ * literal's), remembered per thread by their address: a name made from the
+ * same literal again, as `name: "fred"` is at every call, costs a load and
+ * two compares instead of a hash. Never pass bytes that may be freed or
+ * rewritten.
+ */
+static inline CRG_ALWAYS_INLINE uint64_t crg_name_hash_static(const void *CRG_NONNULL bytes, size_t len) {
+    crg_name_memo *memo = &crg_internal_name_memos[((uintptr_t)bytes >> 3) & (CRG_NAME_MEMOS - 1)];
+    if (CRG_LIKELY(memo->bytes == bytes && memo->len == len)) {
+        return memo->hash;
+    }
+    uint64_t hash = crg_name_hash(bytes, len);
+    memo->bytes = bytes;
+    memo->len = len;
+    memo->hash = hash;
+    return hash;
+}
+
 /** A key with no name. */
 static inline CRG_ALWAYS_INLINE crg_key crg_key_unnamed(uint64_t type) {
     crg_key key = { type, NULL, 0, 0, 0, false };
