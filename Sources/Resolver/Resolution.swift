@@ -320,43 +320,21 @@ extension ResolverRegistration {
     }
 
     /// Makes a new instance with the current factory, the registration on the
-    /// thread's resolution stack. A factory that takes the container gets the
-    /// one the caller holds or the thread's snapshot of `root`. Call inside a
-    /// read section.
+    /// thread's resolution stack: the thread's copy of the registered factory
+    /// (`Producer`), or the one `update(factory:)` installed. A factory that
+    /// takes the container gets the one the caller holds or the thread's
+    /// snapshot of `root`. Call inside a read section.
     @inlinable
     @inline(__always)
     static func produce(_ raw: UnsafeMutableRawPointer, _ context: ResolutionContext,
                         _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
-        if crg_cell_load(cells(raw) + replacementCell) == nil, let producer = Producer.forCallingThread(raw) {
-            context.enter(raw, withArguments: arguments != nil)
-            defer { context.leave() }
-            return producer.produce(given: given, root: resolverRaw, arguments)
-        }
-        if let given {
-            return make(raw, context, given, arguments)
-        }
-        let snapshot = RootSnapshot.current(for: resolverRaw)
-        return make(raw, context, snapshot.root, arguments)
-    }
-
-    /// Runs the current factory of the registration at `raw` (the one
-    /// `update(factory:)` installed, or the registered one) with `resolver`,
-    /// on the resolution stack. Call inside a read section.
-    @inlinable
-    @inline(__always)
-    static func make(_ raw: UnsafeMutableRawPointer, _ context: ResolutionContext, _ resolver: Resolver,
-                     _ arguments: ArgumentsPointer) -> Service? {
         context.enter(raw, withArguments: arguments != nil)
         defer { context.leave() }
         if let replacement = crg_cell_load(cells(raw) + replacementCell) {
+            let resolver = given ?? RootSnapshot.current(for: resolverRaw).root
             return FactoryBox.factory(replacement)(resolver, arguments.value)
         }
-        switch factory(raw) {
-        case .plain(let factory): return factory()
-        case .resolver(let factory): return factory(resolver)
-        case .arguments(let factory): return factory(resolver, Resolver.Args(arguments.value))
-        case .anyArguments(let factory): return factory(resolver, arguments.value)
-        }
+        return Producer.forCallingThread(raw).produce(given: given, root: resolverRaw, arguments)
     }
 
     /// A caching scope without the instance: build it once (slow path, with
@@ -393,13 +371,6 @@ extension ResolverRegistration {
     static func cells(_ raw: UnsafeMutableRawPointer) -> UnsafeMutablePointer<crg_cell> {
         unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
         return registration.cells
-    }
-
-    @inlinable
-    @inline(__always)
-    static func factory(_ raw: UnsafeMutableRawPointer) -> Factory {
-        unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
-        return registration.factory
     }
 
     @inlinable

@@ -54,16 +54,17 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// `cells[replacementCell]`: the `FactoryBox` from `update(factory:)`
     /// (owned, +1), or nil while the registered factory is in use.
     /// `cells[memoCell]`: the `CacheMemo` of its cached instance (owned), or nil.
-    /// `cells[producersCell]`: `producerSlots` cells, one per thread number
-    /// (`crg_thread_index`), each an owned `Producer` or nil; nil until a
-    /// thread first makes an instance.
+    /// `cells[producersCell]`: `producerSlots + 1` cells, one per thread
+    /// number (`crg_thread_index`) and a last one that higher-numbered
+    /// threads share, each an owned `Producer` or nil; nil until a thread
+    /// first makes an instance.
     @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
     @inlinable static var scopeCell: Int { 0 }
     @inlinable static var replacementCell: Int { 1 }
     @inlinable static var memoCell: Int { 2 }
     @inlinable static var producersCell: Int { 3 }
     /// Threads numbered below this get a `Producer` of their own; the others
-    /// call the registration's factory (and share its reference count).
+    /// share one (and its reference count).
     @inlinable static var producerSlots: Int { 64 }
 
     // Guarded by the registry mutex.
@@ -132,7 +133,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         }
         if let producers = crg_cell_load(cells + ResolverRegistration.producersCell) {
             let slots = producers.assumingMemoryBound(to: crg_cell.self)
-            for index in 0..<ResolverRegistration.producerSlots {
+            for index in 0...ResolverRegistration.producerSlots {
                 if let producer = crg_cell_load(slots + index) {
                     Unmanaged<Producer>.fromOpaque(producer).release()
                 }
@@ -247,42 +248,47 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         }
 
         /// The calling thread's producer for the registration at `raw`, made
-        /// on first use; nil for a thread numbered `producerSlots` or more.
+        /// on first use; threads numbered `producerSlots` or more share one.
         /// Call inside a read section.
         @inlinable
         @inline(__always)
-        static func forCallingThread(_ raw: UnsafeMutableRawPointer) -> Producer? {
-            let index = Int(crg_thread_index())
-            if index < producerSlots,
-               let producers = crg_cell_load(ResolverRegistration.cells(raw) + producersCell),
-               let producer = crg_cell_load(producers.assumingMemoryBound(to: crg_cell.self) + index) {
+        static func forCallingThread(_ raw: UnsafeMutableRawPointer) -> Producer {
+            let slot = min(Int(crg_thread_index()), producerSlots)
+            if let producers = crg_cell_load(ResolverRegistration.cells(raw) + producersCell),
+               let producer = crg_cell_load(producers.assumingMemoryBound(to: crg_cell.self) + slot) {
                 return Unmanaged<Producer>.fromOpaque(producer).takeUnretainedValue()
             }
-            return make(raw, index)
+            return make(raw, slot)
         }
 
+        /// Makes and publishes the producer of `slot` (and the slot array,
+        /// the first time). A thread that loses a race for either uses the
+        /// winner's.
         @usableFromInline
         @inline(never)
-        static func make(_ raw: UnsafeMutableRawPointer, _ index: Int) -> Producer? {
-            guard index < producerSlots else { return nil }
+        static func make(_ raw: UnsafeMutableRawPointer, _ slot: Int) -> Producer {
             let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
-            let cell = registration.cells + producersCell
-            var producers = crg_cell_load(cell)
-            if producers == nil {
-                let made = makeCells(producerSlots)
-                if crg_cell_compare_exchange(cell, nil, made) {
-                    producers = UnsafeMutableRawPointer(made)
-                } else {
-                    crg_cells_destroy(made)
-                    producers = crg_cell_load(cell)
-                }
+            let slots = published(makeCells(producerSlots + 1), in: registration.cells + producersCell,
+                                  discard: { crg_cells_destroy($0) })
+            let producer = Unmanaged.passRetained(Producer.make(registration.factory)).toOpaque()
+            let kept = published(producer, in: slots.assumingMemoryBound(to: crg_cell.self) + slot,
+                                 discard: { Unmanaged<Producer>.fromOpaque($0).release() })
+            return Unmanaged<Producer>.fromOpaque(kept).takeUnretainedValue()
+        }
+
+        /// `value` stored in the empty `cell`, or, if the cell has been
+        /// filled meanwhile, what it holds (and `value` is discarded).
+        private static func published(_ value: UnsafeMutableRawPointer, in cell: UnsafeMutablePointer<crg_cell>,
+                                      discard: (UnsafeMutableRawPointer) -> Void) -> UnsafeMutableRawPointer {
+            if let existing = crg_cell_load(cell) {
+                discard(value)
+                return existing
             }
-            // Only the thread with this number writes its slot, and no other
-            // running thread has the number: a plain store publishes it.
-            let producer = Producer.make(registration.factory)
-            crg_cell_store(producers.unsafelyUnwrapped.assumingMemoryBound(to: crg_cell.self) + index,
-                           Unmanaged.passRetained(producer).toOpaque())
-            return producer
+            if crg_cell_compare_exchange(cell, nil, value) {
+                return value
+            }
+            discard(value)
+            return crg_cell_load(cell).unsafelyUnwrapped
         }
     }
 
@@ -338,7 +344,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
 
     /// `instantiate`, inside a read section.
     func instantiateInReadSection(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-        ResolverRegistration.make(Unmanaged.passUnretained(self).toOpaque(), ResolutionContext.current, resolver, arguments)
+        ResolverRegistration.produce(Unmanaged.passUnretained(self).toOpaque(), ResolutionContext.current,
+                                     Unmanaged.passUnretained(resolver).toOpaque(), given: resolver, arguments)
     }
 
     /// Replaces the factory with `modifier(factory)`: how `resolveProperties`

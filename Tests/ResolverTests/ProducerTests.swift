@@ -67,8 +67,8 @@ extension ResolverTests {
             #expect(seen.withLock { $0 } == [2, 2])
         }
 
-        /// Threads numbered past the producers' slots resolve through the
-        /// registration itself: 80 threads alive at once get 80 numbers.
+        /// Threads numbered past the producers' slots share the last one:
+        /// 80 threads alive at once get 80 numbers, and all resolve.
         @Test func threadsPastTheSlotsStillResolve() {
             let resolver = Resolver()
             resolver.register { Leaf() }.scope(.unique)
