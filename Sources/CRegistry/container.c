@@ -110,11 +110,9 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     return 0;
 }
 
-int crg_internal_find_in_children(crg_container *c, crg_key *key, void **value) {
-    crg_children *children = __atomic_load_n(&c->children, __ATOMIC_ACQUIRE);
-    if (children == NULL) {
-        return ENOENT;
-    }
+/* `list` is the container's child list, loaded (acquire) by the caller. */
+int crg_internal_find_in_children(void *list, crg_key *key, void **value) {
+    crg_children *children = list;
     for (size_t i = 0; i < children->count; i++) {
         if (crg_container_find(children->items[i], key, value) == 0) {
             return 0;

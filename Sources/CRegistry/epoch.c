@@ -232,14 +232,6 @@ size_t crg_collect(void) {
     }
 }
 
-void crg_internal_leave_collect(void) {
-    (void)crg_collect();
-}
-
-uint64_t crg_retired_count(void) {
-    return __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED);
-}
-
 void crg_thread_set_object(void *object, crg_release_fn release) {
     crg_reader *reader = crg_internal_current_reader;
     if (reader == NULL) {

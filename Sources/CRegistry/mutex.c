@@ -66,14 +66,6 @@ void crg_mutex_release(crg_mutex *m) {
     }
 }
 
-static inline void crg_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* How many times a contended lock watches the owner before the thread sleeps
  * in pthread_mutex_lock. The sections guarded are short, so a brief spin
  * usually wins the lock without a futex round trip. */

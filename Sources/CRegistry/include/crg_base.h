@@ -62,4 +62,13 @@
  */
 typedef void (*crg_release_fn)(void *CRG_NONNULL object, void *CRG_NULLABLE context);
 
+/** One step of a spin-wait: tells the CPU the loop waits on another core. */
+static inline void crg_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif /* CRG_BASE_H */

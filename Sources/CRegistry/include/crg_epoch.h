@@ -103,8 +103,7 @@ static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
     }
 }
 
-/** Runs crg_collect() after the outermost section ends (out of line). Private. */
-void crg_internal_leave_collect(void);
+size_t crg_collect(void); /* documented below */
 
 /**
  * Leaves the innermost read section. Leaving the outermost one collects when
@@ -116,7 +115,7 @@ static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
     if (--reader->depth == 0) {
         __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
         if (CRG_UNLIKELY(__atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) != 0)) {
-            crg_internal_leave_collect();
+            (void)crg_collect();
         }
     }
 }
@@ -170,9 +169,6 @@ void crg_internal_retire_node(crg_garbage *CRG_NONNULL node);
  * within a release callback, it returns 0 (the outer call goes on).
  */
 size_t crg_collect(void);
-
-/** How many retired objects wait for release (for tests and diagnostics). */
-uint64_t crg_retired_count(void);
 
 /* ------------------------------------------------------------------------ */
 /* A per-thread object that writers can take away                            */

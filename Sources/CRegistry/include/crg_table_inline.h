@@ -205,7 +205,7 @@ uint64_t crg_internal_key_hash(crg_key *CRG_NONNULL key);
 int crg_internal_find_locked(crg_table *CRG_NONNULL t, crg_key *CRG_NONNULL key, void *CRG_NULLABLE *CRG_NULLABLE value);
 ptrdiff_t crg_internal_probe_far(crg_slots *CRG_NONNULL s, const crg_key *CRG_NONNULL key, uint64_t hash, size_t index,
                                  size_t distance);
-int crg_internal_find_in_children(crg_container *CRG_NONNULL c, crg_key *CRG_NONNULL key,
+int crg_internal_find_in_children(void *CRG_NONNULL children, crg_key *CRG_NONNULL key,
                                   void *CRG_NULLABLE *CRG_NULLABLE value);
 
 /* For tests: 0 when the inline hashes above equal XXH3_64bits_withSeed for
@@ -333,14 +333,6 @@ static inline ptrdiff_t crg_internal_probe(crg_slots *CRG_NONNULL s, crg_probe_k
     return entry != NULL ? entry - crg_internal_entries(s) : -1;
 }
 
-static inline void crg_internal_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value) {
     if (CRG_UNLIKELY(t == NULL || key == NULL || (key->has_name && key->name == NULL && key->name_len > 0))) {
         return EINVAL;
@@ -365,7 +357,7 @@ static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key 
                 return 0;
             }
         }
-        crg_internal_relax();
+        crg_cpu_relax();
     }
     return crg_internal_find_locked(t, key, value);
 }
@@ -377,10 +369,11 @@ static inline CRG_ALWAYS_INLINE int crg_container_find(crg_container *CRG_NULLAB
     }
     crg_container_head *head = (crg_container_head *)(void *)c;
     int rc = crg_find(head->table, key, value);
-    if (CRG_LIKELY(rc != ENOENT) || __atomic_load_n(&head->children, __ATOMIC_ACQUIRE) == NULL) {
+    if (CRG_LIKELY(rc != ENOENT)) {
         return rc;
     }
-    return crg_internal_find_in_children(c, key, value);
+    void *children = __atomic_load_n(&head->children, __ATOMIC_ACQUIRE);
+    return children != NULL ? crg_internal_find_in_children(children, key, value) : rc;
 }
 
 CRG_EXTERN_C_END
