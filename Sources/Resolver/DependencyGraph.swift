@@ -247,7 +247,7 @@ extension Resolver {
     /// (its own, then its children's, first found wins).
     func registrationNodes() -> [Graph.Node] {
         let registrations = registry.withLock { reachableRegistrationsLocked() }
-        return registrations.map { $0.graphNode.with(scope: scopeName($0.scope)) }
+        return registrations.map(\.scopedGraphNode)
     }
 
     /// Every registration a lookup in this container can find, in lookup
@@ -309,10 +309,7 @@ final class GraphRecorder: @unchecked Sendable {
     private var recorded = Set<Resolver.Graph.Edge>()
 
     init() {
-        guard let mutex = crg_mutex_create() else {
-            fatalError("RESOLVER: could not create a mutex")
-        }
-        self.mutex = mutex
+        mutex = makeMutex()
     }
 
     deinit {

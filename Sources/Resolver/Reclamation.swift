@@ -52,6 +52,14 @@ func makeWords(_ count: Int) -> UnsafeMutablePointer<crg_word> {
     return words
 }
 
+/// A new writers' mutex (`crg_mutex`), or stops the program.
+func makeMutex() -> OpaquePointer {
+    guard let mutex = crg_mutex_create() else {
+        fatalError("RESOLVER: out of memory")
+    }
+    return mutex
+}
+
 /// A new condition variable, or stops the program.
 func makeCondition() -> OpaquePointer {
     guard let condition = crg_condition_create() else {

@@ -36,10 +36,7 @@ final class Registry: @unchecked Sendable {
     private let registrationEnded: OpaquePointer
 
     fileprivate init() {
-        guard let mutex = crg_mutex_create() else {
-            fatalError("RESOLVER: could not create the registry mutex")
-        }
-        self.mutex = mutex
+        mutex = makeMutex()
         registrationEnded = makeCondition()
         let main = Resolver(mutex: mutex)
         self.main = main

@@ -151,10 +151,7 @@ final class NameInterner: @unchecked Sendable {
     private var representatives: [String: String] = [:]
 
     private init() {
-        guard let mutex = crg_mutex_create() else {
-            fatalError("RESOLVER: could not create a mutex")
-        }
-        self.mutex = mutex
+        mutex = makeMutex()
     }
 
     func representative(of string: String) -> String {

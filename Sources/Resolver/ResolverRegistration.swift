@@ -410,6 +410,13 @@ protocol RegistrationDescribing: AnyObject {
     var scope: ResolverScope { get }
 }
 
+extension RegistrationDescribing {
+    /// The graph node of its key, with its scope (takes the registry mutex).
+    var scopedGraphNode: Resolver.Graph.Node {
+        graphNode.with(scope: scopeName(scope))
+    }
+}
+
 extension ResolverRegistration: RegistrationDescribing {
     var graphNode: Resolver.Graph.Node {
         Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil)

@@ -159,11 +159,8 @@ final class VerificationRun: @unchecked Sendable {
         sandbox.add(child: container)
         self.registrations = registrations.map(\.registration)
         timeoutNanoseconds = timeout.isFinite && timeout > 0 ? UInt64(min(timeout, 1e9) * 1e9) : 0
-        guard let mutex = crg_mutex_create(), let condition = crg_condition_create() else {
-            fatalError("RESOLVER: out of memory starting a verification")
-        }
-        self.mutex = mutex
-        progressed = condition
+        mutex = makeMutex()
+        progressed = makeCondition()
         outcomes = registrations.map { $0.takesArguments ? .skipped : nil }
     }
 
@@ -308,9 +305,7 @@ final class VerificationRun: @unchecked Sendable {
             case nil: break
             }
         }
-        let nodes = registry.withLock {
-            registrations.map { $0.graphNode.with(scope: scopeName($0.scope)) }
-        }
+        let nodes = registrations.map(\.scopedGraphNode)
         return Resolver.Verification(resolved: resolved, failures: failures, skipped: skipped,
                                      graph: Resolver.Graph(nodes: nodes, edges: recorder.edges))
     }
