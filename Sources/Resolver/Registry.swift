@@ -25,6 +25,8 @@ final class Registry: @unchecked Sendable {
     var registerServices: (() -> Void)?
     /// Receives every failure message before the program stops (tests).
     var failureHook: ((String) -> Void)?
+    /// Receives every warning instead of standard error (tests).
+    var warningHook: ((String) -> Void)?
 
     /// Registration generations: `reset()` bumps `wantedGeneration`; a run of
     /// `registerAllServices` completes only the generation it started for.
@@ -88,6 +90,16 @@ final class Registry: @unchecked Sendable {
         guard container !== main else { return }
         retire(main)
         main = container
+    }
+
+    /// The decorator a resolve calls: set in DEBUG builds of this library
+    /// only, as on the synchronous path. The mutex must be held.
+    var decorateWhenResolving: ((_ service: Any) -> Void)? {
+        #if DEBUG
+        return decorate?.decorate
+        #else
+        return nil
+        #endif
     }
 
     func setDecorate(_ decorate: ((_ service: Any) -> Void)?) {
@@ -184,6 +196,18 @@ final class Registry: @unchecked Sendable {
             fatalError(message)
         }
         hook(message)
+    }
+
+    /// Says something the program may go on after: to the warning hook when
+    /// one is set (tests), otherwise on standard error. Call with the mutex
+    /// not held.
+    func warn(_ message: String) {
+        if let hook = withLock({ warningHook }) {
+            hook(message)
+            return
+        }
+        var standardError = StandardError()
+        print(message, to: &standardError)
     }
 }
 

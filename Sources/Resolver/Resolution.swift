@@ -206,6 +206,17 @@ extension ResolverRegistration {
     @inline(__always)
     static func resolve(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
                         _ resolverRaw: UnsafeMutableRawPointer, given: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        let scopeRaw = effectiveScope(raw, resolverRaw)
+        return resolve(raw, through: scopeRaw, key, resolverRaw, given: given, arguments)
+    }
+
+    /// The scope the registration at `raw` resolves through from the
+    /// container at `resolverRaw`: its own, with `.container` replaced by
+    /// that container's cache and the app-wide caches by the container's
+    /// isolated ones. Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func effectiveScope(_ raw: UnsafeMutableRawPointer, _ resolverRaw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         var scopeRaw = crg_cell_load(cells(raw) + scopeCell).unsafelyUnwrapped
         if ResolverScope.kind(scopeRaw) == .container {
             scopeRaw = crg_cell_load(Resolver.cells(resolverRaw) + Resolver.cacheCell)
@@ -214,7 +225,7 @@ extension ResolverRegistration {
         if let isolated = Resolver.isolatedScopes(resolverRaw) {
             scopeRaw = IsolatedScopes.substitute(isolated, scopeRaw)
         }
-        return resolve(raw, through: scopeRaw, key, resolverRaw, given: given, arguments)
+        return scopeRaw
     }
 
     /// Resolves the registration at `raw` through the scope at `scopeRaw`

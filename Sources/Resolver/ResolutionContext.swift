@@ -48,6 +48,17 @@ final class ResolutionContext: @unchecked Sendable {
     /// so that a failure ending the thread can take them out of their scopes.
     @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, flight: InFlight)] = []
 
+    /// The instance an async factory just made, for the factory that
+    /// `update(factory:)` installed on its registration to pick up
+    /// (`resolveAsync` sets it and calls that factory at once).
+    @exclusivity(unchecked) var awaitedInstance: Any?
+
+    /// The instance `resolveAsync` left for the installed factory, taken.
+    func takeAwaitedInstance<Service>(as type: Service.Type) -> Service? {
+        defer { awaitedInstance = nil }
+        return awaitedInstance.flatMap { $0 as? Service }
+    }
+
     /// A resolution deeper than this is runaway recursion (for example a
     /// factory resolving itself with ever new arguments) and is stopped with
     /// the chain rather than a stack overflow.

@@ -239,13 +239,17 @@ public final class Resolver: @unchecked Sendable {
     ///     omitted (`register { Service() as Protocol }`).
     ///   - name: register under this name; a named lookup never falls back
     ///     to the unnamed registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+    ///     factory registered from the main actor may be isolated to it: the
+    ///     library says so if a synchronous resolve runs it elsewhere.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .plain(factory))
+        register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container, in `main`.
@@ -257,13 +261,17 @@ public final class Resolver: @unchecked Sendable {
     ///     omitted (`register { Service() as Protocol }`).
     ///   - name: register under this name; a named lookup never falls back
     ///     to the unnamed registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+    ///     factory registered from the main actor may be isolated to it: the
+    ///     library says so if a synchronous resolve runs it elsewhere.
     ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .resolver(factory))
+        register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the container and the resolve call's
@@ -276,13 +284,17 @@ public final class Resolver: @unchecked Sendable {
     ///     omitted (`register { Service() as Protocol }`).
     ///   - name: register under this name; a named lookup never falls back
     ///     to the unnamed registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+    ///     factory registered from the main actor may be isolated to it: the
+    ///     library says so if a synchronous resolve runs it elsewhere.
     ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .arguments(factory))
+        register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory with no parameters. Registering the same type and
@@ -293,13 +305,17 @@ public final class Resolver: @unchecked Sendable {
     ///     omitted (`register { Service() as Protocol }`).
     ///   - name: register under this name; a named lookup never falls back
     ///     to the unnamed registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+    ///     factory registered from the main actor may be isolated to it: the
+    ///     library says so if a synchronous resolve runs it elsewhere.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .plain(factory))
+        Resolver.register(self, name, .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container.
@@ -311,13 +327,17 @@ public final class Resolver: @unchecked Sendable {
     ///     omitted (`register { Service() as Protocol }`).
     ///   - name: register under this name; a named lookup never falls back
     ///     to the unnamed registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+    ///     factory registered from the main actor may be isolated to it: the
+    ///     library says so if a synchronous resolve runs it elsewhere.
     ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .resolver(factory))
+        Resolver.register(self, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the container and the resolve call's
@@ -330,13 +350,17 @@ public final class Resolver: @unchecked Sendable {
     ///     omitted (`register { Service() as Protocol }`).
     ///   - name: register under this name; a named lookup never falls back
     ///     to the unnamed registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+    ///     factory registered from the main actor may be isolated to it: the
+    ///     library says so if a synchronous resolve runs it elsewhere.
     ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .arguments(factory))
+        Resolver.register(self, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Stores a new registration with `factory` and the default scope in
@@ -344,10 +368,12 @@ public final class Resolver: @unchecked Sendable {
     /// replaces is retired, and released after unlocking.
     @inlinable
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
-                                  _ factory: ResolverRegistration<Service>.Factory) -> ResolverOptions<Service> {
+                                  _ factory: ResolverRegistration<Service>.Factory,
+                                  _ registeredOnMainActor: Bool = false) -> ResolverOptions<Service> {
         registry.lock()
         let target = container ?? registry.main
-        let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory)
+        let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
+                                                registeredOnMainActor: registeredOnMainActor)
         let pointer = Unmanaged.passRetained(registration).toOpaque()
         let rc = withRegistryKey(Service.self, name) { crg_put_locked(crg_container_table(target.storage), $0, pointer, nil) }
         registry.unlock()

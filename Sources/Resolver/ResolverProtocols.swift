@@ -40,6 +40,19 @@ public typealias ResolverFactoryResolver<Service> = (_ resolver: Resolver) -> Se
 public typealias ResolverFactoryArgumentsN<Service> = (_ resolver: Resolver, _ args: Resolver.Args) -> Service?
 /// A factory given the container and the raw `args:` value; the form `ResolverRegistration.update(factory:)` works with.
 public typealias ResolverFactoryAnyArguments<Service> = (_ resolver: Resolver, _ args: Any?) -> Service?
+/// A factory isolated to the main actor: `register { @MainActor in ViewModel() }`.
+/// Synchronous resolves run it on the main actor only; `resolveAsync` hops there.
+public typealias ResolverFactoryMainActor<Service> = @MainActor () -> Service?
+/// A main-actor factory given the resolving container.
+public typealias ResolverFactoryMainActorResolver<Service> = @MainActor (_ resolver: Resolver) -> Service?
+/// A main-actor factory given the container and the resolve call's arguments.
+public typealias ResolverFactoryMainActorArgumentsN<Service> = @MainActor (_ resolver: Resolver, _ args: Resolver.Args) -> Service?
+/// An async factory: `register { await Store() }`. Resolved with `resolveAsync`.
+public typealias ResolverFactoryAsync<Service> = () async -> Service?
+/// An async factory given the resolving container: `register { r in await Store(api: r.resolve()) }`.
+public typealias ResolverFactoryAsyncResolver<Service> = (_ resolver: Resolver) async -> Service?
+/// An async factory given the container and the resolve call's arguments.
+public typealias ResolverFactoryAsyncArgumentsN<Service> = (_ resolver: Resolver, _ args: Resolver.Args) async -> Service?
 /// A block run on a freshly made service (see `ResolverOptions.resolveProperties`).
 public typealias ResolverFactoryMutator<Service> = (_ resolver: Resolver, _ service: Service) -> Void
 /// A block run on a freshly made service, with the resolve call's arguments.

@@ -25,7 +25,28 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         case resolver(ResolverFactoryResolver<Service>)
         case arguments(ResolverFactoryArgumentsN<Service>)
         case anyArguments(ResolverFactoryAnyArguments<Service>)
+        /// `{ @MainActor in … }`, in any shape: runs on the main actor only.
+        case mainActor(MainActorFactory, takesArguments: Bool)
+        /// An async factory, in any shape: `resolveAsync` only.
+        case async(AsyncFactory, takesArguments: Bool)
+
+        /// What isolation the factory needs.
+        @inlinable
+        var isolation: FactoryIsolation {
+            switch self {
+            case .plain, .resolver, .arguments, .anyArguments: return .none
+            case .mainActor: return .mainActor
+            case .async: return .async
+            }
+        }
     }
+
+    /// A main-actor factory of any shape, as stored.
+    @usableFromInline
+    typealias MainActorFactory = @MainActor (_ resolver: Resolver, _ args: Any?) -> Service?
+    /// An async factory of any shape, as stored.
+    @usableFromInline
+    typealias AsyncFactory = (_ resolver: Resolver, _ args: Any?) async -> Service?
 
     /// A factory installed by `update(factory:)`, held by reference.
     @usableFromInline
@@ -50,6 +71,14 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let factory: Factory
+    /// `factory.isolation`, kept for the paths that branch on it.
+    @usableFromInline let isolation: FactoryIsolation
+    /// Whether `register` was called on the main actor (`#isolation`): a
+    /// plain factory written there may be isolated to it.
+    let registeredOnMainActor: Bool
+    /// Whether the warning for running such a factory off the main actor
+    /// has been given (under the registry mutex).
+    var warnedOffMainActor = false
     /// `cells[scopeCell]`: the scope (unretained; `scopeStorage` owns it).
     /// `cells[replacementCell]`: the `FactoryBox` from `update(factory:)`
     /// (owned, +1), or nil while the registered factory is in use.
@@ -97,11 +126,13 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
 
     /// A registration made by `register`.
     @usableFromInline
-    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory) {
+    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false) {
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         key = Int(bitPattern: UInt(typeID))
         self.name = name
         self.factory = factory
+        isolation = factory.isolation
+        self.registeredOnMainActor = registeredOnMainActor
         scopeStorage = scope
         cells = makeCells(4)
         crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
@@ -118,6 +149,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.key = key
         self.name = name
         self.factory = .anyArguments(factory)
+        isolation = .none
+        registeredOnMainActor = false
         let scope = Resolver.defaultScope
         scopeStorage = scope
         cells = makeCells(4)
@@ -166,13 +199,15 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
             preconditionFailure("Producer is abstract")
         }
 
-        /// A producer for `factory`.
-        static func make(_ factory: Factory) -> Producer {
-            switch factory {
+        /// A producer for the factory of `registration`.
+        static func make(for registration: ResolverRegistration) -> Producer {
+            switch registration.factory {
             case .plain(let factory): return Plain(factory)
             case .resolver(let factory): return WithResolver(factory)
             case .arguments(let factory): return WithArguments(factory)
             case .anyArguments(let factory): return WithAnyArguments(factory)
+            case .mainActor(let factory, _): return OnMainActor(factory, registration.name)
+            case .async: return AsyncOnly(registration.name)
             }
         }
 
@@ -247,6 +282,35 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
             }
         }
 
+        /// A main-actor factory: runs on the main actor only.
+        final class OnMainActor: ContainerProducer {
+            let factory: MainActorFactory
+            let name: Resolver.Name?
+
+            init(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?) {
+                self.factory = factory
+                self.name = name
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value)
+            }
+        }
+
+        /// An async factory: a synchronous resolve stops with a message.
+        final class AsyncOnly: Producer {
+            let name: Resolver.Name?
+
+            init(_ name: Resolver.Name?) {
+                self.name = name
+            }
+
+            override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
+                                  _ arguments: ArgumentsPointer) -> Service? {
+                resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
+            }
+        }
+
         /// The calling thread's producer for the registration at `raw`, made
         /// on first use; threads numbered `producerSlots` or more share one.
         /// Call inside a read section.
@@ -268,9 +332,12 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         @inline(never)
         static func make(_ raw: UnsafeMutableRawPointer, _ slot: Int) -> Producer {
             let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
+            if registration.registeredOnMainActor {
+                registration.warnIfLeavingMainActor()
+            }
             let slots = published(makeCells(producerSlots + 1), in: registration.cells + producersCell,
                                   discard: { crg_cells_destroy($0) })
-            let producer = Unmanaged.passRetained(Producer.make(registration.factory)).toOpaque()
+            let producer = Unmanaged.passRetained(Producer.make(for: registration)).toOpaque()
             let kept = published(producer, in: slots.assumingMemoryBound(to: crg_cell.self) + slot,
                                  discard: { Unmanaged<Producer>.fromOpaque($0).release() })
             return Unmanaged<Producer>.fromOpaque(kept).takeUnretainedValue()
@@ -310,6 +377,19 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         case .resolver(let factory): return { resolver, _ in factory(resolver) }
         case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
         case .anyArguments(let factory): return factory
+        case .mainActor(let factory, _):
+            let name = self.name
+            return { resolver, args in ResolverRegistration.callOnMainActor(factory, name, resolver, args) }
+        case .async:
+            // `resolveAsync` runs the async factory, then calls what
+            // `update(factory:)` installed with its instance waiting here.
+            let name = self.name
+            return { _, _ in
+                guard let service = ResolutionContext.current.takeAwaitedInstance(as: Service.self) else {
+                    resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
+                }
+                return service
+            }
         }
     }
 
@@ -427,6 +507,7 @@ extension ResolverRegistration: RegistrationDescribing {
         case .plain, .resolver: return false
         case .arguments: return true
         case .anyArguments: return forwardsTo?.takesArgumentsLocked ?? true
+        case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
         }
     }
 

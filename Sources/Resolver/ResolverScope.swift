@@ -46,6 +46,8 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     // Guarded by the registry mutex.
     /// The keys whose factories are running, so that each is built once.
     var building: [InFlight] = []
+    /// The keys whose async factories are running (`buildOnceAsync`).
+    var asyncBuilding: [AsyncFlight] = []
     /// A caching scope's generation: odd while entries leave the table (a
     /// `reset()`, a dead `.shared` entry replaced), even otherwise, and never
     /// the same even value twice. So an entry a resolve found after reading

@@ -1,0 +1,265 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Which actor a factory belongs to, and how the resolve paths respect it
+// (the article Concurrency; DESIGN.md, "Actors and async factories").
+//
+// - A factory registered as `{ @MainActor in … }` runs only on the main
+//   actor: a synchronous resolve there calls it; anywhere else it stops the
+//   program with a message (`resolveAsync` hops to the main actor instead).
+// - An async factory runs only through `resolveAsync`; a synchronous resolve
+//   stops with a message.
+// - A plain factory registered from the main actor (`#isolation` told
+//   `register`) may have inherited the main actor's isolation (a closure
+//   written in a `MainActor`-isolated context, such as every function of a
+//   module with default `MainActor` isolation, is isolated to it). When a
+//   synchronous resolve is about to run it off the main actor, the library
+//   says so once per registration and runs it, as it always did.
+
+/// What isolation a registration's factory needs.
+@usableFromInline
+enum FactoryIsolation: UInt8, Sendable {
+    /// A synchronous factory that may run on any thread.
+    case none
+    /// A synchronous factory isolated to the main actor.
+    case mainActor
+    /// An async factory: `resolveAsync` only.
+    case async
+}
+
+/// A value carried across an isolation boundary that the library has
+/// checked is not really crossed: a main-actor factory's result handed to a
+/// caller that is itself on the main actor, or a build's result handed from
+/// the task that built it to the tasks that waited for it (the same value
+/// each would have got from a cached instance).
+@usableFromInline
+struct Carried<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+@usableFromInline
+enum MainActorCheck {
+    /// A key the main queue carries: the main actor's jobs run on the main
+    /// queue (on Linux too, where after the first `await` of top-level code
+    /// they need not run on the process's first thread), and the main thread
+    /// is bound to it before any job runs. So a lookup of this key answers
+    /// "is the caller on the main actor?" without stopping when it is not,
+    /// as `MainActor.assumeIsolated` would.
+    static let key: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    /// Whether the calling code runs on the main actor.
+    static var isOnMainActor: Bool {
+        DispatchQueue.getSpecific(key: key) != nil
+    }
+
+    /// Whether `isolation` (a caller's `#isolation`) is the main actor.
+    @inlinable
+    static func isMainActor(_ isolation: (any Actor)?) -> Bool {
+        guard let isolation else { return false }
+        return isolation === MainActor.shared
+    }
+}
+
+extension ResolverRegistration {
+    /// Calls a main-actor factory from a synchronous resolve: on the main
+    /// actor it runs; elsewhere the program stops with the fix.
+    static func callOnMainActor(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?,
+                                _ resolver: Resolver, _ args: Any?) -> Service? {
+        guard MainActorCheck.isOnMainActor else {
+            resolverFailure(offMainActorMessage(name), kind: .other)
+        }
+        let carried = Carried((factory, resolver, args))
+        return MainActor.assumeIsolated {
+            Carried(carried.value.0(carried.value.1, carried.value.2))
+        }.value
+    }
+
+    /// The message for a main-actor factory asked for off the main actor.
+    static func offMainActorMessage(_ name: Resolver.Name?) -> String {
+        let service = describe(Service.self, name)
+        let call = "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
+        var lines = ["RESOLVER: '\(service)' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor), so its factory cannot run here."]
+        lines.append("Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(call)`, which runs the factory on the main actor.")
+        let chain = ResolutionContext.current.chainDescription
+        if !chain.isEmpty {
+            lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The message for an async factory asked for by a synchronous resolve.
+    static func asyncFactoryMessage(_ name: Resolver.Name?) -> String {
+        let service = describe(Service.self, name)
+        let call = "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
+        var lines = ["RESOLVER: '\(service)' is registered with an async factory, which a synchronous resolve cannot run."]
+        lines.append("Resolve it from async code with `await \(call)` (or `resolveAsync()` on its container). Once a caching scope holds its instance, synchronous resolves return that instance.")
+        let chain = ResolutionContext.current.chainDescription
+        if !chain.isEmpty {
+            lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Says, once for this registration, that a plain factory registered
+    /// from the main actor is about to run off it. Called where a thread
+    /// first makes instances of the registration, never on the hot path.
+    func warnIfLeavingMainActor() {
+        guard registeredOnMainActor, !MainActorCheck.isOnMainActor,
+              registry.withLock({ () -> Bool in
+                  defer { warnedOffMainActor = true }
+                  return !warnedOffMainActor
+              }) else {
+            return
+        }
+        let service = describe(Service.self, name)
+        let message = """
+            RESOLVER: warning: '\(service)' was registered from the main actor (MainActor), and a synchronous resolve is about to run its factory off the main actor. \
+            A closure written in MainActor-isolated code (a @MainActor function, or any function of a module with default MainActor isolation) is isolated to the main actor, and the compiler assumes it runs there.
+            If the factory uses main-actor state, register it as `{ @MainActor in … }`: synchronous resolves then run it only on the main actor (elsewhere they stop with a message) and `await Resolver.resolveAsync()` hops there.
+            If the service is not isolated, register it from nonisolated code (a `nonisolated` function, such as a `nonisolated static func registerAllServices()`), which also silences this warning.
+            This is said once per registration.
+            """
+        registry.warn(message)
+    }
+}
+
+/// Standard error, for `print(_:to:)`.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes in
+            writeToStandardError(bytes)
+        }
+    }
+}
+
+/// Writes `bytes` to file descriptor 2.
+private func writeToStandardError(_ bytes: UnsafeBufferPointer<UInt8>) {
+    _ = write(2, bytes.baseAddress, bytes.count)
+}
+
+// MARK: - Registering main-actor factories
+
+extension Resolver {
+    /// Registers a factory isolated to the main actor, in `main`:
+    /// `register { @MainActor in SettingsViewModel() }`.
+    ///
+    /// A synchronous resolve on the main actor runs it; one anywhere else
+    /// returns an instance a caching scope already holds, and otherwise stops
+    /// the program with a message (it never runs the factory off the main
+    /// actor). `await resolveAsync()` runs it on the main actor from anywhere.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
+    ///   - factory: makes the service on the main actor; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false))
+    }
+
+    /// Registers a main-actor factory that receives the resolving container,
+    /// in `main` (see ``register(_:name:isolation:factory:)-4tz0x``).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
+    ///   - factory: makes the service on the main actor from the container `resolve` was called on.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
+    }
+
+    /// Registers a main-actor factory that receives the container and the
+    /// resolve call's arguments, in `main`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
+    ///   - factory: makes the service on the main actor from the container and its `args:` (``Args``).
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
+    }
+
+    /// Registers a factory isolated to the main actor in this container
+    /// (see the static `register` of this shape).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
+    ///   - factory: makes the service on the main actor.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActor({ _, _ in factory() }, takesArguments: false))
+    }
+
+    /// Registers a main-actor factory that receives the resolving container,
+    /// in this container.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
+    ///   - factory: makes the service on the main actor from the container `resolve` was called on.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
+    }
+
+    /// Registers a main-actor factory that receives the container and the
+    /// resolve call's arguments, in this container.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
+    ///   - factory: makes the service on the main actor from the container and its `args:` (``Args``).
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
+    }
+}
