@@ -59,7 +59,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ResolverTests",
-            dependencies: ["Resolver", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe"]
+            dependencies: ["Resolver", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
+                           "ResolverOneThreadProbe"]
         ),
         // A program the tests run as a child process: it stops in each of
         // the ways a resolve can fail. (Tests/Swift5App, an app written
@@ -69,6 +70,18 @@ let package = Package(
             name: "ResolverFailureProbe",
             dependencies: ["Resolver"],
             path: "Tests/Programs/ResolverFailureProbe"
+        ),
+        // Async factories built once while every job of the global executor
+        // runs on one thread (OneThreadExecutor: the runtime's executor
+        // hooks, installed by the program); the tests run it.
+        .target(
+            name: "OneThreadExecutor",
+            path: "Tests/Programs/OneThreadExecutor"
+        ),
+        .executableTarget(
+            name: "ResolverOneThreadProbe",
+            dependencies: ["Resolver", "OneThreadExecutor", "ResolverTestSupport"],
+            path: "Tests/Programs/ResolverOneThreadProbe"
         ),
         // Exercises the library and exits, for LeakSanitizer (make asan).
         .executableTarget(

@@ -179,7 +179,7 @@ extension Resolver {
     }
 
     /// Registers a main-actor factory that receives the resolving container,
-    /// in `main` (see ``register(_:name:isolation:factory:)-4tz0x``).
+    /// in `main` (see the shape without parameters).
     ///
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.

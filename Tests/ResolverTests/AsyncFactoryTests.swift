@@ -244,5 +244,15 @@ extension ResolverTests {
             }
             #expect(store.leaf === mockLeaf)
         }
+    
+        /// Built once, without blocking a thread, while every job and timer
+        /// of the global executor runs on one thread and the factories await
+        /// sleeps, yields and child tasks: in a child process that installs
+        /// the runtime's executor hooks (ResolverOneThreadProbe).
+        @Test func buildOnceHoldsOnOneThread() throws {
+            let run = try runProgram("ResolverOneThreadProbe", timeout: 60)
+            #expect(!run.signaled && run.status == 0, "\(run.output)")
+            #expect(run.output.contains("ONE-THREAD pools=1 runs=3 off-thread=0 consistent=true jobs>0=true"), "\(run.output)")
+        }
     }
 }

@@ -27,6 +27,14 @@ extension ResolverTests {
             ("cross-thread-cycle", ["RESOLVER: circular dependency across threads:"]),
             ("runaway-recursion", ["RESOLVER: resolution nested more than 512 deep"]),
             ("child-cycle", ["add(child:) would make a container its own descendant"]),
+            ("main-actor-off-main", ["RESOLVER: 'ViewModel' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor)",
+                                     "`await Resolver.resolveAsync(ViewModel.self)`"]),
+            ("main-actor-off-main-named", ["RESOLVER: 'ViewModel:settings' is registered with a @MainActor factory",
+                                           "`await Resolver.resolveAsync(ViewModel.self, name: \"settings\")`"]),
+            ("async-factory-sync-resolve", ["RESOLVER: 'Store' is registered with an async factory, which a synchronous resolve cannot run.",
+                                            "`await Resolver.resolveAsync(Store.self)`"]),
+            ("async-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
+            ("async-application-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
         ]
 
         @Test(arguments: cases)

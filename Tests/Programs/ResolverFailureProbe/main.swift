@@ -15,6 +15,30 @@ final class C { init(_ a: A) {} }
 final class X { init(_ y: Y) {} }
 final class Y { init(_ x: X) {} }
 final class Node { let child: Node?; init(_ child: Node?) { self.child = child } }
+@MainActor final class ViewModel { init() {} }
+actor Store { init() async {} }
+final class AsyncA: Sendable { init(_ b: AsyncB) {} }
+final class AsyncB: Sendable { init(_ a: AsyncA) {} }
+
+/// Async factories written in nonisolated code (closures written at the top
+/// level would be isolated to the main actor, which the probe blocks).
+func registerAsyncCycle(in resolver: Resolver, scope: ResolverScope) {
+    resolver.register { r in AsyncA(await r.resolveAsync()) }.scope(scope)
+    resolver.register { r in AsyncB(await r.resolveAsync()) }.scope(scope)
+}
+
+/// Runs `body` in a task and waits for it (the probe's top level is synchronous).
+func runAsync(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await body()
+        done.signal()
+    }
+    if done.wait(timeout: .now() + 20) == .timedOut {
+        print("PROBE-HUNG")
+        exit(3)
+    }
+}
 
 let resolver = Resolver()
 let scenario = CommandLine.arguments.dropFirst().first ?? "none"
@@ -81,6 +105,22 @@ case "child-cycle":
     let child = Resolver()
     resolver.add(child: child)
     child.add(child: resolver)
+case "main-actor-off-main":
+    resolver.register { @MainActor in ViewModel() }
+    Thread.detachNewThread { _ = resolver.resolve(ViewModel.self) }
+    sleep(5)
+case "main-actor-off-main-named":
+    resolver.register(name: "settings") { @MainActor in ViewModel() }.scope(.application)
+    runAsync { _ = resolver.resolve(ViewModel.self, name: "settings") }
+case "async-factory-sync-resolve":
+    resolver.register { await Store() }
+    _ = resolver.resolve(Store.self)
+case "async-cycle":
+    registerAsyncCycle(in: resolver, scope: .graph)
+    runAsync { _ = await resolver.resolveAsync(AsyncA.self) }
+case "async-application-cycle":
+    registerAsyncCycle(in: resolver, scope: .application)
+    runAsync { _ = await resolver.resolveAsync(AsyncA.self) }
 case "cycle-broken":
     final class P { let q: Q; init(_ q: Q) { self.q = q } }
     final class Q { let r: R; init(_ r: R) { self.r = r } }

@@ -1,0 +1,89 @@
+// Async factories built once while every job of the global executor runs on
+// one thread (OneThreadExecutor installs the runtime's hooks): if any step
+// blocked a thread while a build awaited, this program would hang. The
+// tests run it and read the last line.
+import Dispatch
+import Foundation
+import OneThreadExecutor
+import Resolver
+import ResolverTestSupport
+
+final class Config: Sendable { init() {} }
+final class Database: Sendable {
+    let config: Config
+    init(config: Config) { self.config = config }
+}
+final class Pool: Sendable {
+    let database: Database
+    init(database: Database) { self.database = database }
+}
+
+/// Counts runs; touched only on the executor's one thread, and by `main` after.
+final class Tally: @unchecked Sendable {
+    var factoryRuns = 0
+    var offThread = 0
+    func note() {
+        factoryRuns += 1
+        if one_thread_executor_is_current() == 0 { offThread += 1 }
+    }
+}
+
+guard one_thread_executor_install() == 0 else {
+    print("ONE-THREAD could not start the executor")
+    exit(2)
+}
+
+let tally = Tally()
+
+/// Registrations written in nonisolated code, so no factory belongs to the
+/// main actor (which this program blocks while it waits).
+func registerServices(in resolver: Resolver) {
+    resolver.register { () async -> Config? in
+        tally.note()
+        try? await Task.sleep(nanoseconds: 5_000_000)
+        return Config()
+    }.scope(.application)
+    resolver.register { (r: Resolver) async -> Database? in
+        tally.note()
+        await Task.yield()
+        async let config: Config = r.resolveAsync()
+        return Database(config: await config)
+    }.scope(.application)
+    resolver.register { (r: Resolver) async -> Pool? in
+        tally.note()
+        let database: Database = await r.resolveAsync()
+        try? await Task.sleep(nanoseconds: 2_000_000)
+        return Pool(database: database)
+    }.scope(.cached)
+}
+
+let resolver = Resolver()
+registerServices(in: resolver)
+let done = DispatchSemaphore(value: 0)
+let result = Locked("")
+
+func run() async -> String {
+    let pools = await withTaskGroup(of: ObjectIdentifier.self) { group in
+        for _ in 0..<50 {
+            group.addTask { ObjectIdentifier(await resolver.resolveAsync(Pool.self)) }
+        }
+        var ids = Set<ObjectIdentifier>()
+        for await id in group { ids.insert(id) }
+        return ids
+    }
+    let database: Database = await resolver.resolveAsync()
+    let config: Config = await resolver.resolveAsync()
+    let consistent = database.config === config
+    return "ONE-THREAD pools=\(pools.count) runs=\(tally.factoryRuns) off-thread=\(tally.offThread) consistent=\(consistent) jobs>0=\(one_thread_executor_jobs_run() > 0)"
+}
+
+Task.detached {
+    let line = await run()
+    result.withLock { $0 = line }
+    done.signal()
+}
+if done.wait(timeout: .now() + 30) == .timedOut {
+    print("ONE-THREAD HUNG")
+    exit(3)
+}
+print(result.withLock { $0 })
