@@ -27,12 +27,17 @@ extension Resolver {
             /// The registration's scope (`application`, `graph`, …, or the
             /// class of a custom scope), or nil when nothing is registered.
             public let scope: String?
+            /// What its factory is bound to: `"@MainActor"` for a factory
+            /// registered as `{ @MainActor in … }`, `"async"` for an async
+            /// factory, nil for a plain one (or nothing registered).
+            public let isolation: String?
 
-            init(typeID: UInt64, type: String, name: String?, scope: String?) {
+            init(typeID: UInt64, type: String, name: String?, scope: String?, isolation: String? = nil) {
                 self.typeID = typeID
                 self.type = type
                 self.name = name
                 self.scope = scope
+                self.isolation = isolation
             }
 
             /// Whether something is registered under this type and name.
@@ -62,7 +67,7 @@ extension Resolver {
 
             /// The same node with `scope`.
             func with(scope: String?) -> Node {
-                Node(typeID: typeID, type: type, name: name, scope: scope)
+                Node(typeID: typeID, type: type, name: name, scope: scope, isolation: isolation)
             }
         }
 
@@ -110,13 +115,15 @@ extension Resolver {
             }
         }
 
-        /// The label lines of `node`: its type, its name, its scope.
+        /// The label lines of `node`: its type, its name, its scope (and its
+        /// factory's isolation, if any).
         private func labelLines(of node: Node) -> [String] {
             var lines = [node.type]
             if let name = node.name {
                 lines.append("name: \(name)")
             }
-            lines.append(node.scope ?? "not registered")
+            let scope = node.scope ?? "not registered"
+            lines.append(node.isolation.map { "\(scope), \($0)" } ?? scope)
             return lines
         }
 

@@ -483,6 +483,9 @@ protocol RegistrationDescribing: AnyObject {
     /// Whether its factory takes arguments (`verify()` skips it). The mutex
     /// must be held.
     var takesArgumentsLocked: Bool { get }
+    /// Whether its factory is `@MainActor` or async (`verify()`, which
+    /// resolves synchronously on threads of its own, skips it).
+    var isIsolatedFactory: Bool { get }
     /// Resolves it once from `container` (a verification's sandbox), as
     /// `optional()` does: whether an instance came back.
     func resolveOnce(from container: Resolver) -> Bool
@@ -499,7 +502,17 @@ extension RegistrationDescribing {
 
 extension ResolverRegistration: RegistrationDescribing {
     var graphNode: Resolver.Graph.Node {
-        Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil)
+        Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil,
+                            isolation: isolationDescription)
+    }
+
+    /// How the graph marks the factory's isolation.
+    var isolationDescription: String? {
+        switch isolation {
+        case .none: return nil
+        case .mainActor: return "@MainActor"
+        case .async: return "async"
+        }
     }
 
     var takesArgumentsLocked: Bool {
@@ -509,6 +522,10 @@ extension ResolverRegistration: RegistrationDescribing {
         case .anyArguments: return forwardsTo?.takesArgumentsLocked ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
         }
+    }
+
+    var isIsolatedFactory: Bool {
+        isolation != .none
     }
 
     func resolveOnce(from container: Resolver) -> Bool {

@@ -64,7 +64,8 @@ extension Resolver {
         /// The registrations that failed, with why.
         public let failures: [Failure]
         /// The registrations not resolved because their factories take
-        /// arguments, which `verify()` cannot make up.
+        /// arguments, which `verify()` cannot make up, or are `@MainActor`
+        /// or async, which its threads cannot run (<doc:Concurrency>).
         public let skipped: [String]
         /// The dependency graph the resolves showed.
         public let graph: Graph
@@ -82,7 +83,7 @@ extension Resolver {
                 lines.append("FAILED " + failure.description)
             }
             if !skipped.isEmpty {
-                lines.append("Skipped (the factory takes arguments): \(skipped.joined(separator: ", ")).")
+                lines.append("Skipped (the factory takes arguments, or is @MainActor or async): \(skipped.joined(separator: ", ")).")
             }
             return lines.joined(separator: "\n")
         }
@@ -117,7 +118,9 @@ extension Resolver {
     public func verify(timeout: Double = 10) -> Verification {
         registry.ensureRegistered()
         let registrations = registry.withLock {
-            reachableRegistrationsLocked().map { (registration: $0, takesArguments: $0.takesArgumentsLocked) }
+            reachableRegistrationsLocked().map {
+                (registration: $0, takesArguments: $0.takesArgumentsLocked || $0.isIsolatedFactory)
+            }
         }
         let run = VerificationRun(container: self, registrations: registrations, timeout: timeout)
         return run.run()

@@ -254,5 +254,23 @@ extension ResolverTests {
             #expect(!run.signaled && run.status == 0, "\(run.output)")
             #expect(run.output.contains("ONE-THREAD pools=1 runs=3 off-thread=0 consistent=true jobs>0=true"), "\(run.output)")
         }
+    
+        /// `verify()` resolves on threads of its own: it lists `@MainActor`
+        /// and async registrations as skipped instead of running them there;
+        /// the graph marks them.
+        @Test func verifySkipsAndTheGraphMarksIsolatedFactories() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }
+            resolver.register { @MainActor in SettingsViewModel() }
+            resolver.register { await AsyncStore() }.scope(.application)
+            let report = resolver.verify()
+            #expect(report.isValid)
+            #expect(report.resolved == ["Leaf"])
+            #expect(Set(report.skipped) == ["SettingsViewModel", "AsyncStore"])
+            let dot = resolver.graph(format: .dot)
+            #expect(dot.contains("graph, @MainActor"), "\(dot)")
+            #expect(dot.contains("application, async"), "\(dot)")
+            #expect(!dot.contains("graph, @MainActor, async"))
+        }
     }
 }
