@@ -1,6 +1,5 @@
 import Foundation
 import Resolver
-import Synchronization
 import Testing
 
 extension ResolverTests {
@@ -163,14 +162,21 @@ extension ResolverTests {
                 usleep(20_000)
                 return S5()
             }
-            let ids = Mutex<[Int]>([])
+            // NSLock rather than Synchronization.Mutex, which ThreadSanitizer
+            // cannot see on Linux.
+            final class IDs: @unchecked Sendable {
+                let lock = NSLock()
+                var values: [Int] = []
+                func add(_ id: Int) { lock.lock(); values.append(id); lock.unlock() }
+                var all: [Int] { lock.lock(); defer { lock.unlock() }; return values }
+            }
+            let ids = IDs()
             let finished = runOnThreads(8, within: 10) { _ in
-                let id = scope.resolve(registration: registration, resolver: resolver, args: nil)?.id ?? -1
-                ids.withLock { $0.append(id) }
+                ids.add(scope.resolve(registration: registration, resolver: resolver, args: nil)?.id ?? -1)
             }
             #expect(finished)
             #expect(made.count == 1)
-            #expect(Set(ids.withLock { $0 }).count == 1)
+            #expect(ids.all.count == 8 && Set(ids.all).count == 1)
         }
 
         @Test func customScopeCallsInstantiate() {
