@@ -77,6 +77,11 @@ test: c-warnings build-warnings graphviz
 	$(SWIFT) build --package-path Tests/APIProbe -Xswiftc -warnings-as-errors
 	$(SWIFT) run --package-path Tests/APIProbe --skip-build APIProbe5
 	$(SWIFT) run --package-path Tests/APIProbe --skip-build APIProbe6
+	@echo "==> Tests/DefaultIsolationApp: an app module with default MainActor isolation (warnings are errors)"
+	$(SWIFT) build --package-path Tests/DefaultIsolationApp -Xswiftc -warnings-as-errors
+	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> .build/default-isolation.err
+	@grep -q "'SettingsViewModel' was registered from the main actor (MainActor)" .build/default-isolation.err
+	@test "$$(grep -c 'was registered from the main actor' .build/default-isolation.err)" = 1
 	@echo "==> Examples/ResolverExample (checks what it prints)"
 	@$(SWIFT) run ResolverExample > .build/example.out
 	@grep -q "one application-wide instance: true, 1 line(s) logged" .build/example.out
@@ -216,4 +221,4 @@ bench-valgrind:
 	fi
 
 clean:
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build

@@ -4,7 +4,8 @@ extension Resolver {
     /// Built from the `args:` of `resolve`/`optional`: an `Args` is taken as
     /// is, a `[String: Any?]` (or `[String: Any]`, or any dictionary with
     /// `String` keys) becomes keyed arguments, and any other value is the one
-    /// positional argument.
+    /// positional argument. As in the original, the positional argument is
+    /// also the keyed argument `""`: `args("")` and `optional("")` read it.
     ///
     /// ```swift
     /// register { _, args in XYZService(args()) }          // resolve(args: true)
@@ -43,6 +44,8 @@ extension Resolver {
         }
 
         /// What `raw` is: keyed when it is a dictionary with `String` keys.
+        /// An `Args` or a dictionary inside an `Optional` (`Optional(args) as
+        /// Any`) counts as the value it wraps, as the original's casts had it.
         @usableFromInline
         var storage: Storage {
             guard let raw else {
@@ -57,6 +60,9 @@ extension Resolver {
                 }
                 if value is any StringKeyedDictionary, let keyed = value as? [String: Any?] {
                     return .keyed(keyed)
+                }
+                if value is any OptionalArgument, let nested = value as? Args {
+                    return nested.storage
                 }
                 return .positional(value)
             }
@@ -110,12 +116,19 @@ extension Resolver {
             }
         }
 
-        /// The keyed argument `key` if present and a `T`, else nil.
+        /// The keyed argument `key` if present and a `T`, else nil. The
+        /// single argument is also the keyed argument `""`, as in the
+        /// original: `Args(6).optional("")` is 6.
         public func optional<T>(_ key: String) -> T? {
-            guard case .keyed(let arguments) = storage, let found = arguments[key] else {
-                return nil
+            switch storage {
+            case .positional(let value):
+                return key.isEmpty ? Args.convert(value) : nil
+            case .keyed(let arguments):
+                guard let found = arguments[key] else {
+                    return nil
+                }
+                return Args.convert(found)
             }
-            return Args.convert(found)
         }
 
         /// `value` when its dynamic type is exactly `T`, without a cast.
@@ -163,6 +176,13 @@ extension Resolver {
         func getSlow<T>(_ key: String) -> T {
             guard case .keyed(let arguments) = storage else {
                 if case .positional(let value?) = storage {
+                    // The original kept a single argument under the key "".
+                    if key.isEmpty {
+                        if let result: T = Args.convert(value) {
+                            return result
+                        }
+                        resolverFailure("RESOLVER: argument '' (the single argument) of type \(T.self) expected, but \(Args.describe(value: value)) was passed.")
+                    }
                     resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but a single argument (\(describeType(of: value))) was passed, not keyed arguments.")
                 }
                 resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but no arguments were passed.")
@@ -196,6 +216,13 @@ extension Resolver {
 protocol StringKeyedDictionary {}
 
 extension Dictionary: StringKeyedDictionary where Key == String {}
+
+/// `Optional`, whatever it wraps: an `args:` value that may hold an `Args`
+/// inside an `Optional` (the only way a value that is not an `Args` casts to
+/// one), so the cast is tried for these values only.
+protocol OptionalArgument {}
+
+extension Optional: OptionalArgument {}
 
 /// The dynamic type of `value` for messages.
 func describeType(of value: Any) -> String {

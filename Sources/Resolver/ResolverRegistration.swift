@@ -117,12 +117,27 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// the one given to `init(resolver:key:name:factory:)`.
     public let key: Int
 
-    /// A string key of type and name, as the original's caches used:
+    /// A string key of `key` and name, which the original's caches used:
     /// "key" or "key:name". Computed on demand.
     public var cacheKey: String {
         guard let name else { return String(key) }
         return String(key) + ":" + name.rawValue
     }
+
+    /// For a registration made by hand whose `key` is not the type identity
+    /// of `Service`: its `cacheKey`, as a name, under which the caching scopes
+    /// keep its instance (in a key space of hand-made registrations,
+    /// `handMadeCacheType`), as the original's caches kept it. nil for
+    /// every other registration: `register` gives each the key of its type,
+    /// and the caches keep its instance under its type and name.
+    let handMadeCacheName: Resolver.Name?
+
+    /// The type identity of the caching scopes' keys for hand-made
+    /// registrations (`handMadeCacheName`): odd, so it is no type's identity
+    /// (a type's is the address of its metadata). The registrations that
+    /// meet there may be of different service types, as in the original,
+    /// where two registrations with one `cacheKey` shared an entry.
+    static var handMadeCacheType: UInt64 { 1 }
 
     /// A registration made by `register`.
     @usableFromInline
@@ -133,6 +148,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.factory = factory
         isolation = factory.isolation
         self.registeredOnMainActor = registeredOnMainActor
+        handMadeCacheName = nil
         scopeStorage = scope
         cells = makeCells(4)
         crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
@@ -141,9 +157,18 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Makes a registration by hand, as the original allows: for calling a
     /// factory through a scope directly (`scope.resolve(registration:…)`) or
     /// building `ResolverOptions(registration:)`. It is not registered
-    /// anywhere; `key` is reported as given, while caches key on `Service`
-    /// and `name`, as for every registration. Its scope is
-    /// `Resolver.defaultScope`.
+    /// anywhere. Its scope is `Resolver.defaultScope`.
+    ///
+    /// The caching scopes keep its instance under ``cacheKey``, made of `key`
+    /// and `name`, as the original's did: hand-made registrations under two
+    /// keys cache two instances, and one whose `key` is not the type identity
+    /// of `Service` (`Int(bitPattern: ObjectIdentifier(Service.self))`, the
+    /// key `register` gives) does not share the instance of the registration
+    /// `register` made for `Service` and `name`. Hand-made registrations of
+    /// different service types under one `cacheKey` share the entry: each
+    /// finds there an instance of its type, or makes one that replaces it.
+    /// (Unlike the original's, a `key` that is the identity of another type
+    /// does not reach the instances of that type's ordinary registrations.)
     public init(resolver: Resolver, key: Int, name: Resolver.Name?, factory: @escaping ResolverFactoryAnyArguments<Service>) {
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         self.key = key
@@ -151,6 +176,11 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.factory = .anyArguments(factory)
         isolation = .none
         registeredOnMainActor = false
+        if key == Int(bitPattern: UInt(typeID)) {
+            handMadeCacheName = nil
+        } else {
+            handMadeCacheName = Resolver.Name(name.map { String(key) + ":" + $0.rawValue } ?? String(key))
+        }
         let scope = Resolver.defaultScope
         scopeStorage = scope
         cells = makeCells(4)
@@ -403,11 +433,38 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
                 }
                 crg_read_begin()
                 defer { crg_read_end() }
-                return ResolverRegistration.resolve(Unmanaged.passUnretained(self).toOpaque(), key,
-                                                    Unmanaged.passUnretained(resolver).toOpaque(), given: resolver,
-                                                    arguments)
+                let raw = Unmanaged.passUnretained(self).toOpaque()
+                let resolverRaw = Unmanaged.passUnretained(resolver).toOpaque()
+                if handMadeCacheName != nil {
+                    return resolveHandMade(raw, key, resolverRaw, resolver, arguments)
+                }
+                return ResolverRegistration.resolve(raw, key, resolverRaw, given: resolver, arguments)
             }
         }
+    }
+
+    /// `resolve(resolver:args:)` of a registration with a `handMadeCacheName`:
+    /// the scope is chosen as for every registration (the container's cache
+    /// for `.container`, a sandbox's copy where the container isolates its
+    /// scopes); a caching scope keeps the instance under the hand-made key.
+    /// Call inside a read section.
+    private func resolveHandMade(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
+                                 _ resolverRaw: UnsafeMutableRawPointer, _ resolver: Resolver,
+                                 _ arguments: ArgumentsPointer) -> Service? {
+        var scopeRaw = crg_cell_load(cells + ResolverRegistration.scopeCell).unsafelyUnwrapped
+        if ResolverScope.kind(scopeRaw) == .container {
+            scopeRaw = crg_cell_load(Resolver.cells(resolverRaw) + Resolver.cacheCell)
+                ?? Resolver.makeCacheScope(resolverRaw)
+        }
+        if let isolated = Resolver.isolatedScopes(resolverRaw) {
+            scopeRaw = IsolatedScopes.substitute(isolated, scopeRaw)
+        }
+        let kind = ResolverScope.kind(scopeRaw)
+        guard kind == .cache || kind == .shared else {
+            return ResolverRegistration.resolve(raw, through: scopeRaw, key, resolverRaw, given: resolver, arguments)
+        }
+        let scope = Unmanaged<ResolverScope>.fromOpaque(scopeRaw).takeUnretainedValue()
+        return scope.resolveHandMade(self, resolver, arguments)
     }
 
     /// Makes a new instance with the factory (and any `resolveProperties`

@@ -142,7 +142,8 @@ extension ResolverScope {
     public static let container = ResolverScopeContainer()
 }
 
-/// Caches instances by service type and name until `reset()`. The scope of
+/// Caches instances by service type and name (for a registration made by
+/// hand, by its `cacheKey`) until `reset()`. The scope of
 /// `.application`, `.cached`, each container's `cache`, and of custom scopes
 /// such as `static let session = ResolverScopeCache()`.
 ///
@@ -250,7 +251,14 @@ extension ResolverScope {
     /// `resolve(registration:resolver:args:)` of the built-in scopes, for
     /// callers outside the resolve path (custom scopes, `implements`).
     func resolveBuiltIn<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
-        withArguments(args) { arguments in
+        if registration.handMadeCacheName != nil, kind == .cache || kind == .shared {
+            return withArguments(args) { arguments in
+                crg_read_begin()
+                defer { crg_read_end() }
+                return resolveHandMade(registration, resolver, arguments)
+            }
+        }
+        return withArguments(args) { arguments in
             withRegistryKey(Service.self, registration.name) { key in
                 crg_read_begin()
                 defer { crg_read_end() }
@@ -260,6 +268,40 @@ extension ResolverScope {
                                                     arguments)
             }
         }
+    }
+
+    /// A caching scope (`.cache`, `.shared`) and a registration made by hand
+    /// with a key other than its type's: the instance kept under its
+    /// `cacheKey`, or a new one, built once and kept there. Registrations of
+    /// several service types can meet under one `cacheKey` (in 1.5.1 too), so
+    /// the entry holds the instance as `Any` (a `.shared` entry, weakly, as
+    /// `AnyObject`) and a read casts it, as the original's `as? Service`; an
+    /// instance of another type is replaced. Call inside a read section.
+    func resolveHandMade<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
+                                  _ arguments: ArgumentsPointer) -> Service? {
+        let name = registration.handMadeCacheName.unsafelyUnwrapped
+        var key = crg_key(type: ResolverRegistration<Service>.handMadeCacheType, name: name.bytes, name_len: name.count,
+                          name_hash: name.hash, hash: 0, has_name: true)
+        return withExtendedLifetime(name) {
+            if let cached = anyInstance(&key, as: Service.self) {
+                return cached
+            }
+            return buildOnce(registration, resolver, &key, arguments, handMade: true)
+        }
+    }
+
+    /// The instance the entry under a hand-made registration's key holds, if
+    /// it is a `Service` (see `resolveHandMade`). Call inside a read section
+    /// or holding the mutex.
+    func anyInstance<Service>(_ key: UnsafeMutablePointer<crg_key>, as type: Service.Type) -> Service? {
+        var entry: UnsafeMutableRawPointer?
+        guard let table, crg_find(table, key, &entry) == 0, let entry else {
+            return nil
+        }
+        if kind == .shared {
+            return WeakBox.object(entry) as? Service
+        }
+        return ValueStorage.value(at: entry, as: Any.self) as? Service
     }
 
     /// Empties a caching scope and starts a new generation. The mutex must be
@@ -316,7 +358,8 @@ extension ResolverScope {
         var rc: Int32 = 0
         var entry: UnsafeMutableRawPointer?
         if crg_find(table, key, &entry) == 0 {
-            // Replacing a dead `.shared` entry: the old one leaves the table.
+            // Replacing a dead `.shared` entry, or under a hand-made key an
+            // instance of another type: the old one leaves the table.
             changeEntriesLocked {
                 rc = crg_put_locked(table, key, pointer, nil)
             }
@@ -332,20 +375,26 @@ extension ResolverScope {
 
     /// A caching scope's way to an instance that is not cached: wait for the
     /// thread building it, or build it (without the lock) while others wait;
-    /// store it unless the scope was reset meanwhile. Call inside a read
-    /// section, with the mutex not held.
+    /// store it unless the scope was reset meanwhile. `handMade`: `key` is
+    /// the registration's hand-made key, whose entry holds `Any`
+    /// (`resolveHandMade`). Call inside a read section, with the mutex not
+    /// held.
     @usableFromInline
     @inline(never)
     func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
-                            _ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer) -> Service? {
+                            _ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer,
+                            handMade: Bool = false) -> Service? {
         let context = ResolutionContext.current
+        let (flightType, flightName) = handMade
+            ? (ResolverRegistration<Service>.handMadeCacheType, registration.handMadeCacheName)
+            : (registration.typeID, registration.name)
         registry.lock()
         while true {
-            if let cached = cachedInstance(key, as: Service.self) {
+            if let cached = handMade ? anyInstance(key, as: Service.self) : cachedInstance(key, as: Service.self) {
                 registry.unlock()
                 return cached
             }
-            guard let flight = building.first(where: { $0.isBuilding(registration.typeID, registration.name) }) else {
+            guard let flight = building.first(where: { $0.isBuilding(flightType, flightName) }) else {
                 break
             }
             if flight.owner === context {
@@ -361,7 +410,7 @@ extension ResolverScope {
                 resolverFailure("RESOLVER: cannot wait for '\(registration.keyDescription)', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).")
             }
         }
-        let flight = InFlight(typeID: registration.typeID, name: registration.name,
+        let flight = InFlight(typeID: flightType, name: flightName,
                               description: registration.keyDescription, owner: context)
         building.append(flight)
         let generation = self.generation
@@ -379,7 +428,11 @@ extension ResolverScope {
             context.unfinishedBuilds.removeAll { $0.flight === flight }
         }
         if let service, generation == self.generation {
-            storeLocked(service, key)
+            if handMade {
+                storeLocked(service as Any, key)
+            } else {
+                storeLocked(service, key)
+            }
         }
         crg_condition_broadcast(flight.finished)
         registry.unlock()

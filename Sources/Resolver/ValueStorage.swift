@@ -5,7 +5,10 @@
 /// itself (one reference, nothing allocated), anything else in a `Box` of
 /// that exact type. Reading back is a reinterpretation, not a dynamic cast.
 /// The one requirement, which the keys guarantee, is that a value is read
-/// back as the same `Service` type it was stored as.
+/// back as the same `Service` type it was stored as. (The one exception is
+/// the caching scopes' key space of hand-made registrations, where several
+/// types may meet: those entries hold the value as `Any`, read back with a
+/// cast; see `ResolverScope.resolveHandMade`.)
 @usableFromInline
 enum ValueStorage {
     /// True when every `Service` value is a single strong class reference (a

@@ -80,6 +80,37 @@ extension ResolverTests {
             #expect(resolver.resolve(Int.self, name: "optional", args: 4) == 4)
         }
 
+        /// 1.5.1 kept a lone argument in its dictionary under the key "", so
+        /// `optional("")` and `args("")` read it; an `Args` or a dictionary
+        /// inside an `Optional` counted as what it wraps (issue 19).
+        @Test func aLoneArgumentIsAlsoTheKeyedArgumentEmptyString() {
+            #expect(Resolver.Args(6).optional("") as Int? == 6)
+            #expect(Resolver.Args(Resolver.Args(6)).optional("") as Int? == 6)
+            #expect(Resolver.Args(Optional(4) as Any).optional("") as Int? == 4)
+            #expect(Resolver.Args(Optional(Optional(4)) as Any).optional("") as Int? == 4)
+            #expect(Resolver.Args(Optional(Resolver.Args(6)) as Any).optional("") as Int? == 6)
+            #expect(Resolver.Args(Optional(Resolver.Args(6)) as Any).optional() as Int? == 6)
+            #expect(Resolver.Args(Optional(Resolver.Args(6)) as Any).get() as Int == 6)
+            #expect(Resolver.Args(6).get("") as Int == 6)
+            #expect(Resolver.Args("six").optional("") as Int? == nil, "a lone String is not an Int")
+            #expect(Resolver.Args(6).optional("x") as Int? == nil, "only the key \"\" names it")
+            #expect(Resolver.Args(nil).optional("") as Int? == nil)
+            #expect(Resolver.Args(Optional<Int>.none as Any).optional("") as Int? == nil)
+            // Keyed arguments have no "" unless it is one of their keys.
+            #expect(Resolver.Args(["a": 1]).optional("") as Int? == nil)
+            #expect(Resolver.Args(["": 5, "a": 1]).optional("") as Int? == 5)
+            #expect(Resolver.Args(Optional(["a": 1]) as Any).optional("a") as Int? == 1)
+            #expect(Resolver.Args(Optional(["a": 1]) as Any).optional("") as Int? == nil)
+
+            let resolver = Resolver()
+            resolver.register { _, args in (args.optional("") as Int?) ?? -1 }
+            #expect(resolver.resolve(Int.self, args: 6) == 6)
+            #expect(resolver.resolve(Int.self, args: ["k": 6]) == -1)
+            #expect(resolver.resolve(Int.self) == -1)
+            resolver.register(name: "called") { _, args in args("") as String }
+            #expect(resolver.resolve(String.self, name: "called", args: "lone") == "lone")
+        }
+
         @Test func argsReachResolvePropertiesWithArguments() {
             let resolver = Resolver()
             final class Mutable { var value = 0 }

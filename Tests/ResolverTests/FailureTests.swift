@@ -20,6 +20,7 @@ extension ResolverTests {
             ("wrong-argument-type", ["RESOLVER: argument of type Int expected, but a String was passed."]),
             ("missing-keyed-argument", ["RESOLVER: argument 'id' of type Int expected, but it was not passed. Passed: 'name': a String."]),
             ("wrong-keyed-argument", ["RESOLVER: argument 'id' of type Int expected, but a String was passed."]),
+            ("wrong-lone-argument-type", ["RESOLVER: argument '' (the single argument) of type Int expected, but a String was passed."]),
             ("no-arguments", ["RESOLVER: argument 'id' of type Int expected, but no arguments were passed."]),
             ("cycle", ["RESOLVER: circular dependency: A → B → C → A."]),
             ("named-cycle", ["RESOLVER: circular dependency: A:first → B → A:first."]),

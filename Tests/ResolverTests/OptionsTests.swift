@@ -98,6 +98,21 @@ extension ResolverTests {
             #expect(a.b.c.a === a)
         }
 
+        /// `ResolverOptions` is a `struct`, as it was in 1.5.1 (the
+        /// migration article called the original a `final class` until issue
+        /// 19): a copy whose `registration` is replaced leaves the original
+        /// alone.
+        @Test func resolverOptionsIsAValueTypeAsIn151() {
+            #expect(!((ResolverOptions<Leaf>.self as Any.Type) is AnyClass))
+            let resolver = Resolver()
+            let options = resolver.register { Leaf() }
+            let registration = options.registration
+            var copy = options
+            copy.registration = resolver.register(name: "other") { Leaf() }.registration
+            #expect(options.registration === registration)
+            #expect(copy.registration !== registration)
+        }
+
         @Test func scopeOptionSetsTheScope() {
             let resolver = Resolver()
             let options = resolver.register { Leaf() }.scope(.application)

@@ -72,6 +72,34 @@ extension ResolverTests {
             #expect(value == "assigned" && made.count == 2)
         }
 
+        /// 1.5.1 stopped the program on a read after `release()`: it set its
+        /// implicitly unwrapped instance to nil and returned that. Here the
+        /// read resolves again, as the first one did (issue 19; the migration
+        /// article lists it).
+        @Test func aReadAfterReleaseResolvesAgain() {
+            let container = Resolver()
+            let made = Counter()
+            container.register { () -> Leaf in made.increment(); return Leaf() }
+            @LazyInjected var leaf: Leaf
+            $leaf.container = container
+            let first = leaf
+            $leaf.release()
+            #expect($leaf.isEmpty)
+            let second = leaf
+            #expect(second !== first, "a new instance: .graph keeps none")
+            #expect(made.count == 2)
+            #expect(!$leaf.isEmpty && leaf === second)
+
+            // A scope that keeps its instance gives that one back.
+            let scope = ResolverScopeCache()
+            container.register(name: "kept") { () -> Leaf in made.increment(); return Leaf() }.scope(scope)
+            @LazyInjected(name: "kept", container: container) var kept: Leaf
+            let keptFirst = kept
+            $kept.release()
+            #expect(kept === keptFirst)
+            #expect(made.count == 3)
+        }
+
         @Test func lazyInjectedInAClass() {
             Resolver.reset()
             Resolver.register { Leaf() }

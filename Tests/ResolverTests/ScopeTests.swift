@@ -195,6 +195,80 @@ extension ResolverTests {
             ResolverScope.session.reset()
         }
 
+        /// A reset while a caching scope builds an instance starts a new
+        /// generation: the build returns its instance but does not keep it.
+        /// So a factory that resets its own scope leaves its instance
+        /// uncached, where 1.5.1 cached it (issue 19; the migration article
+        /// lists it).
+        @Test func aFactoryThatResetsItsScopeLeavesItsInstanceUncached() {
+            let scope = ResolverScopeCache()
+            let resolver = Resolver()
+            let made = Counter()
+            resolver.register { () -> Leaf in
+                made.increment()
+                scope.reset()
+                return Leaf()
+            }.scope(scope)
+            let a: Leaf = resolver.resolve()
+            let b: Leaf = resolver.resolve()
+            #expect(a !== b, "1.5.1 returns one instance twice")
+            #expect(made.count == 2)
+
+            // The same factory without the reset: kept.
+            resolver.register(name: "plain") { () -> Leaf in made.increment(); return Leaf() }.scope(scope)
+            let c: Leaf = resolver.resolve(name: "plain")
+            #expect(resolver.resolve(Leaf.self, name: "plain") === c)
+            #expect(made.count == 3)
+        }
+
+        /// A reset from another thread during a build: the thread waiting for
+        /// that build makes its own instance, which the scope keeps (its build
+        /// began after the reset).
+        @Test func threadsWaitingForABuildThatAResetOverranBuildAgain() {
+            let scope = ResolverScopeCache()
+            let resolver = Resolver()
+            let made = Counter()
+            let building = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            resolver.register { () -> Leaf in
+                made.increment()
+                if made.count == 1 {
+                    building.signal()
+                    proceed.wait()
+                }
+                return Leaf()
+            }.scope(scope)
+            final class Results: @unchecked Sendable {
+                let lock = NSLock()
+                var ids: [String: Int] = [:]
+                func set(_ key: String, _ id: Int) { lock.lock(); ids[key] = id; lock.unlock() }
+                func get(_ key: String) -> Int? { lock.lock(); defer { lock.unlock() }; return ids[key] }
+            }
+            let results = Results()
+            let group = DispatchGroup()
+            group.enter()
+            Thread.detachNewThread {
+                results.set("first", resolver.resolve(Leaf.self).id)
+                group.leave()
+            }
+            building.wait()
+            group.enter()
+            Thread.detachNewThread {
+                results.set("waiter", resolver.resolve(Leaf.self).id)
+                group.leave()
+            }
+            usleep(50_000) // the waiter finds the build running, most likely
+            scope.reset()
+            proceed.signal()
+            #expect(group.wait(timeout: .now() + 10) == .success)
+            let first = results.get("first")
+            let waiter = results.get("waiter")
+            #expect(first != nil && waiter != nil && first != waiter, "the waiter built again")
+            #expect(made.count == 2)
+            #expect(resolver.resolve(Leaf.self).id == waiter, "the waiter's instance is kept")
+            #expect(made.count == 2)
+        }
+
         @Test func resetReleasesWhatTheScopeHeld() {
             let resolver = Resolver()
             resolver.register { Leaf() }.scope(.session)

@@ -75,6 +75,9 @@ case "missing-keyed-argument":
 case "wrong-keyed-argument":
     resolver.register { _, args in args("id") as Int }
     _ = resolver.resolve(Int.self, args: ["id": "7"])
+case "wrong-lone-argument-type":
+    resolver.register { _, args in args("") as Int }
+    _ = resolver.resolve(Int.self, args: "seven")
 case "no-arguments":
     resolver.register { _, args in args("id") as Int }
     _ = resolver.resolve(Int.self)

@@ -1,0 +1,61 @@
+// The usual registerAllServices, with plain closures, in a module whose
+// default isolation is MainActor: it compiles with no diagnostics, resolving
+// on the main actor works, and a factory that a synchronous resolve runs off
+// the main actor is reported once (on standard error) and still runs.
+import Foundation
+import Resolver
+
+final class Network { init() {} }
+final class SettingsViewModel {
+    let network: Network
+    init(network: Network) { self.network = network }
+}
+protocol Greeting { var text: String { get } }
+struct Hello: Greeting { let text = "hello" }
+final class Clock: Sendable { nonisolated init() {} }
+actor Store { init() async {} }
+
+extension Resolver: @retroactive ResolverRegistering {
+    public static func registerAllServices() {
+        register { Network() }.scope(.application)
+        register { r in SettingsViewModel(network: r.resolve()) }
+        register { Hello() as Greeting }
+        register(name: "args") { _, args in SettingsViewModel(network: args()) }
+        register { @MainActor in Clock() }.scope(.cached)
+        register { await Store() }.scope(.application)
+    }
+}
+
+final class Screen {
+    @Injected var model: SettingsViewModel
+    @LazyInjected var greeting: Greeting
+}
+
+var failures: [String] = []
+func check(_ condition: Bool, _ what: String) {
+    if !condition { failures.append(what) }
+}
+
+let screen = Screen()
+let model: SettingsViewModel = Resolver.resolve()
+check(screen.model.network === model.network, "one application-wide Network")
+check(screen.greeting.text == "hello", "@LazyInjected on the main actor")
+check(Resolver.resolve(SettingsViewModel.self, name: "args", args: model.network).network === model.network, "arguments")
+let clock: Clock = Resolver.resolve()
+let clockAsync = await Task.detached { await Resolver.resolveAsync(Clock.self) }.value
+check(clock === clockAsync, "a @MainActor registration, cached, from another task")
+let store: Store = await Resolver.resolveAsync()
+let storeAgain = await Task.detached { await Resolver.resolveAsync(Store.self) }.value
+check(store === storeAgain, "an async .application service")
+// Off the main actor: the factory still runs (apps doing this keep working);
+// the library says so once on standard error.
+let built = await Task.detached { Resolver.resolve(SettingsViewModel.self).network }.value
+check(built === model.network, "a synchronous resolve off the main actor")
+
+for failure in failures {
+    print("DefaultIsolationApp: FAILED \(failure)")
+}
+if !failures.isEmpty {
+    exit(1)
+}
+print("DefaultIsolationApp OK")
