@@ -1,3 +1,4 @@
+import Dispatch
 // An app written against the original Resolver 1.5.1, unchanged, compiled
 // in Swift 5 language mode. It checks its own behaviour and exits non-zero
 // (with the failed check) if anything differs; the tests run it, and
@@ -155,6 +156,25 @@ Resolver.register { Fresh() }.scope(.cached)
 let builtStatic: Fresh = Resolver.resolve()
 check(builtStatic === Resolver.resolve(Fresh.self), "static resolve: first and cached agree")
 ResolverScope.cached.reset()
+
+// The Swift concurrency spellings compile in a Swift 5 client too: a
+// main-actor factory (resolved here on the main thread, which is the main
+// actor) and an async factory resolved with resolveAsync (in a task: this
+// top-level code is synchronous, and the main thread waits for it).
+@MainActor final class SettingsModel { let title = "Settings" }
+actor Store { let name: String; init(name: String) async { self.name = name } }
+container.register { @MainActor in SettingsModel() }
+container.register(name: "store") { _ in await Store(name: "store") }.scope(.application)
+check(MainActor.assumeIsolated { container.resolve(SettingsModel.self).title } == "Settings", "@MainActor factory on the main actor")
+let asyncDone = DispatchSemaphore(value: 0)
+var storeName = ""
+Task.detached {
+    let store = await container.resolveAsync(Store.self, name: "store")
+    storeName = store.name
+    asyncDone.signal()
+}
+asyncDone.wait()
+check(storeName == "store", "resolveAsync of an async factory")
 
 if failures > 0 {
     print("Swift5App: \(failures) check(s) failed")
