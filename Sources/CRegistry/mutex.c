@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #endif
 #include "crg_mutex.h"
+#include "crg_tcache.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +24,9 @@ struct crg_mutex {
     const void *owner;
     unsigned depth; /* the holder's recursion depth; the holder's alone */
     size_t references;
+    /* Whether taking and letting go of it steps the per-thread caches'
+     * version (crg_tcache.h): set once, for the registry's mutex. */
+    bool versioned;
 };
 
 struct crg_condition {
@@ -49,6 +53,7 @@ crg_mutex *crg_mutex_create(void) {
     m->owner = NULL;
     m->depth = 0;
     m->references = 1;
+    m->versioned = false;
     return m;
 }
 
@@ -74,6 +79,23 @@ enum { CRG_SPINS = 100 };
 static inline void crg_mutex_acquired(crg_mutex *m, const void *self) {
     __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
     m->depth = 1;
+    if (__atomic_load_n(&m->versioned, __ATOMIC_RELAXED)) {
+        /* Odd: a write may be under way. Ordered before anything the holder
+         * retires (crg_retire begins with a full fence). */
+        __atomic_add_fetch(&crg_internal_tcache_line.version, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+/* The holder is about to let go of the pthread mutex (unlock or wait). */
+static inline void crg_mutex_releasing(crg_mutex *m) {
+    if (__atomic_load_n(&m->versioned, __ATOMIC_RELAXED)) {
+        /* Even again: what the holder changed is published. */
+        __atomic_add_fetch(&crg_internal_tcache_line.version, 1, __ATOMIC_RELEASE);
+    }
+}
+
+void crg_mutex_set_versioned(crg_mutex *m) {
+    __atomic_store_n(&m->versioned, true, __ATOMIC_RELAXED);
 }
 
 void crg_mutex_lock(crg_mutex *m) {
@@ -115,6 +137,7 @@ bool crg_mutex_trylock(crg_mutex *m) {
 
 void crg_mutex_unlock(crg_mutex *m) {
     if (--m->depth == 0) {
+        crg_mutex_releasing(m);
         __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&m->mutex);
     }
@@ -149,6 +172,7 @@ int crg_condition_wait(crg_condition *c, crg_mutex *m) {
         return EDEADLK;
     }
     m->depth = 0;
+    crg_mutex_releasing(m);
     __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
     pthread_cond_wait(&c->condition, &m->mutex);
     crg_mutex_acquired(m, self);
@@ -168,6 +192,7 @@ int crg_condition_wait_for(crg_condition *c, crg_mutex *m, uint64_t timeout_ns) 
     deadline.tv_sec += (time_t)(timeout_ns / 1000000000u + nanoseconds / 1000000000u);
     deadline.tv_nsec = (long)(nanoseconds % 1000000000u);
     m->depth = 0;
+    crg_mutex_releasing(m);
     __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
     int rc = pthread_cond_timedwait(&c->condition, &m->mutex, &deadline);
     crg_mutex_acquired(m, self);

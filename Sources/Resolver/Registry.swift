@@ -39,6 +39,9 @@ final class Registry: @unchecked Sendable {
 
     fileprivate init() {
         mutex = makeMutex()
+        // Its critical sections step the version that validates every
+        // thread's cache of cached instances (crg_tcache.h).
+        crg_mutex_set_versioned(mutex)
         registrationEnded = makeCondition()
         let main = Resolver(mutex: mutex)
         self.main = main

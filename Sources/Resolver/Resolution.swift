@@ -44,11 +44,51 @@ extension Optional where Wrapped == UnsafePointer<Any?> {
 extension Resolver {
     /// Resolves `Service` in `container` (nil: `root`): nil when nothing is
     /// registered or the factory returned nil.
+    ///
+    /// The fast path: in a read section, the registration gate and `root`,
+    /// then this thread's cache of cached instances (`crg_tcache.h`): a hit
+    /// costs one probe and no key. A miss goes on with what it loaded, by
+    /// the full lookup, which fills the cache when it finds a cached
+    /// instance.
     @inlinable
     static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, arguments: ArgumentsPointer) -> Service? {
-        withRegistryKey(Service.self, name) { key in
-            resolveService(key, in: container, arguments)
+        if crg_word_load(Published.detours) != 0 {
+            return withRegistryKey(Service.self, name) { key in
+                resolveWithDetour(key, in: container, arguments)
+            }
         }
+        crg_read_begin()
+        let resolverRaw: UnsafeMutableRawPointer
+        // Not `if let`: binding the container copies it, a retain and release
+        // of an object every thread resolving from it writes.
+        if container != nil {
+            resolverRaw = Unmanaged.passUnretained(container.unsafelyUnwrapped).toOpaque()
+            guard crg_word_load(Published.registered) != 0 else {
+                crg_read_end()
+                return withRegistryKey(Service.self, name) { key in
+                    resolveAfterRegistering(key, in: container, arguments)
+                }
+            }
+        } else {
+            guard let root = loadRegisteredRoot() else {
+                crg_read_end()
+                return withRegistryKey(Service.self, name) { key in
+                    resolveAfterRegistering(key, in: nil, arguments)
+                }
+            }
+            resolverRaw = root
+        }
+        let typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
+        if let value = crg_tcache_find(resolverRaw, typeID, name?.bytes, name?.hash ?? 0) {
+            let service = ValueStorage.value(at: value, as: Service.self)
+            crg_read_end()
+            return service
+        }
+        let service: Service? = withRegistryKey(Service.self, name) { key in
+            resolveInReadSection(key, in: resolverRaw, given: container, arguments)
+        }
+        crg_read_end()
+        return service
     }
 
     /// `resolveService` once the key is built.
@@ -99,8 +139,23 @@ extension Resolver {
         guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
             return nil
         }
-        let service: Service? = ResolverRegistration<Service>.resolve(found.unsafelyUnwrapped, key, resolverRaw,
-                                                                      given: container, arguments)
+        let raw = found.unsafelyUnwrapped
+        let scopeRaw = ResolverRegistration<Service>.effectiveScope(raw, resolverRaw)
+        let kind = ResolverScope.kind(scopeRaw)
+        if kind == .cache || kind == .shared, let entry = ResolverRegistration<Service>.cachedEntry(raw, scopeRaw, key),
+           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+            let decorate = crg_cell_load(Published.decorate)
+            if kind == .cache && decorate == nil {
+                // `.shared` holds weak boxes, whose objects may go: not cached.
+                crg_tcache_fill(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash, entry)
+            }
+            if let decorate {
+                DecorateBox.call(decorate, with: service)
+            }
+            return service
+        }
+        let service: Service? = ResolverRegistration<Service>.resolveUncached(raw, through: scopeRaw, key, resolverRaw,
+                                                                              given: container, arguments)
         // The decorator cell first: binding `service` copies it (a retain).
         if let decorate = crg_cell_load(Published.decorate), let service {
             DecorateBox.call(decorate, with: service)
@@ -192,8 +247,9 @@ extension Resolver {
     @inline(__always)
     static func isolatedScopes(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         unowned(unsafe) let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
-        guard let scopes = resolver.isolatedScopes else { return nil }
-        return Unmanaged.passUnretained(scopes).toOpaque()
+        // The pointer, not the optional reference: reading that would retain
+        // and release an object every thread resolving through it shares.
+        return resolver.isolatedScopesRaw
     }
 }
 

@@ -37,6 +37,8 @@ public final class Resolver: @unchecked Sendable {
     /// This container's own `.application`, `.cached` and `.shared` caches,
     /// when it was made with `isolatedScopes: true`; nil otherwise.
     @usableFromInline let isolatedScopes: IsolatedScopes?
+    /// `isolatedScopes`, unretained (it owns them), for the resolve path.
+    @usableFromInline let isolatedScopesRaw: UnsafeMutableRawPointer?
 
     // Guarded by the registry mutex.
     /// The children, in the order added (their C containers are in `storage`).
@@ -150,9 +152,13 @@ public final class Resolver: @unchecked Sendable {
         self.storage = storage
         self.cells = makeCells(1)
         self.isolatedScopes = isolatedScopes
+        isolatedScopesRaw = isolatedScopes.map { Unmanaged.passUnretained($0).toOpaque() }
     }
 
     deinit {
+        // Threads' caches key instances by container address: one made later
+        // at this address must not find this one's.
+        crg_tcache_invalidate()
         // Readers reach a container only through a reference of their own or
         // a retired one, so none can be inside it now; its table and cache
         // scope are retired all the same, and released after unlocking.

@@ -94,6 +94,7 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     }
 
     deinit {
+        crg_tcache_invalidate()
         // Retires the cached instances; they are released once no read
         // section can reach them. (No reader can reach this scope any more:
         // registrations hold their scope, and a registration's old scope is

@@ -21,6 +21,7 @@
 #include "crg_epoch.h"
 #include "crg_mutex.h"
 #include "crg_table.h"
+#include "crg_tcache.h"
 #include "crg_thread.h"
 
 #endif /* CREGISTRY_H */
