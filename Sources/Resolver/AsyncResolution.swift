@@ -242,6 +242,11 @@ extension Resolver {
             }
             resolverRaw = root
         }
+        if let value = crg_tcache_find(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash) {
+            let service = ValueStorage.value(at: value, as: Service.self)
+            crg_read_end()
+            return .done(service)
+        }
         let step: AsyncStep<Service> = startAsyncInReadSection(key, in: resolverRaw, given: target, arguments)
         crg_read_end()
         return step
@@ -285,18 +290,23 @@ extension Resolver {
             return .done(nil)
         }
         let raw = found.unsafelyUnwrapped
-        if ResolverRegistration<Service>.isolation(raw) == .none {
-            let service: Service? = ResolverRegistration<Service>.resolve(raw, key, resolverRaw, given: container, arguments)
-            if let decorate = crg_cell_load(Published.decorate), let service {
-                DecorateBox.call(decorate, with: service)
-            }
-            return .done(service)
-        }
         let scopeRaw = ResolverRegistration<Service>.effectiveScope(raw, resolverRaw)
         let kind = ResolverScope.kind(scopeRaw)
         if kind == .cache || kind == .shared, let entry = ResolverRegistration<Service>.cachedEntry(raw, scopeRaw, key),
            let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
-            if let decorate = crg_cell_load(Published.decorate) {
+            let decorate = crg_cell_load(Published.decorate)
+            if kind == .cache && decorate == nil {
+                crg_tcache_fill(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash, entry)
+            }
+            if let decorate {
+                DecorateBox.call(decorate, with: service)
+            }
+            return .done(service)
+        }
+        if ResolverRegistration<Service>.isolation(raw) == .none {
+            let service: Service? = ResolverRegistration<Service>.resolveUncached(raw, through: scopeRaw, key, resolverRaw,
+                                                                                  given: container, arguments)
+            if let decorate = crg_cell_load(Published.decorate), let service {
                 DecorateBox.call(decorate, with: service)
             }
             return .done(service)
