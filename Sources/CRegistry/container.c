@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct crg_children {
+struct crg_children {
     crg_garbage garbage;
     size_t count;
     crg_container *items[];
-} crg_children;
+};
 
 struct crg_container {
     /* crg_container_head (crg_table_inline.h): what the inline lookup reads. */
@@ -110,9 +110,8 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     return 0;
 }
 
-/* `list` is the container's child list, loaded (acquire) by the caller. */
-int crg_internal_find_in_children(void *list, crg_key *key, void **value) {
-    crg_children *children = list;
+/* `children` is the container's child list, loaded (acquire) by the caller. */
+int crg_internal_find_in_children(crg_children *children, crg_key *key, void **value) {
     for (size_t i = 0; i < children->count; i++) {
         if (crg_container_find(children->items[i], key, value) == 0) {
             return 0;

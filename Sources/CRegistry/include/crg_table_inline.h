@@ -100,10 +100,13 @@ typedef struct crg_table_head {
     crg_slots *CRG_NONNULL slots;  /* the current array */
 } crg_table_head;
 
+/* A container's child list (container.c): immutable once published. */
+typedef struct crg_children crg_children;
+
 /* The start of every crg_container. */
 typedef struct crg_container_head {
     crg_table *CRG_NONNULL table;
-    void *CRG_NULLABLE children;   /* the child list, NULL when there is none */
+    crg_children *CRG_NULLABLE children; /* the child list, NULL when there is none */
 } crg_container_head;
 
 enum {
@@ -205,7 +208,7 @@ uint64_t crg_internal_key_hash(crg_key *CRG_NONNULL key);
 int crg_internal_find_locked(crg_table *CRG_NONNULL t, crg_key *CRG_NONNULL key, void *CRG_NULLABLE *CRG_NULLABLE value);
 ptrdiff_t crg_internal_probe_far(crg_slots *CRG_NONNULL s, const crg_key *CRG_NONNULL key, uint64_t hash, size_t index,
                                  size_t distance);
-int crg_internal_find_in_children(void *CRG_NONNULL children, crg_key *CRG_NONNULL key,
+int crg_internal_find_in_children(crg_children *CRG_NONNULL children, crg_key *CRG_NONNULL key,
                                   void *CRG_NULLABLE *CRG_NULLABLE value);
 
 /* For tests: 0 when the inline hashes above equal XXH3_64bits_withSeed for
@@ -372,7 +375,7 @@ static inline CRG_ALWAYS_INLINE int crg_container_find(crg_container *CRG_NULLAB
     if (CRG_LIKELY(rc != ENOENT)) {
         return rc;
     }
-    void *children = __atomic_load_n(&head->children, __ATOMIC_ACQUIRE);
+    crg_children *children = __atomic_load_n(&head->children, __ATOMIC_ACQUIRE);
     return children != NULL ? crg_internal_find_in_children(children, key, value) : rc;
 }
 
