@@ -19,11 +19,15 @@ struct crg_children {
 };
 
 struct crg_container {
-    /* crg_container_head (crg_table_inline.h): what the inline lookup reads. */
-    crg_table *table;
-    crg_children *children; /* atomic pointer; NULL: none */
+    /* What the inline lookup (crg_table_inline.h) reads: the table, and the
+     * child list (an atomic pointer; NULL: none). */
+    crg_container_head head;
     crg_garbage garbage;
 };
+
+/* crg_container_find reads a crg_container as its head: a pointer to a
+ * struct is a pointer to its first member, and this keeps it first. */
+_Static_assert(offsetof(struct crg_container, head) == 0, "the head starts the container");
 
 static void crg_free_object(void *object, void *context) {
     (void)context;
@@ -45,7 +49,7 @@ int crg_container_create(crg_container **out, const crg_options *options) {
     if (c == NULL) {
         return ENOMEM;
     }
-    int rc = crg_create(&c->table, options);
+    int rc = crg_create(&c->head.table, options);
     if (rc != 0) {
         free(c);
         return rc;
@@ -58,8 +62,8 @@ void crg_container_destroy(crg_container *c) {
     if (c == NULL) {
         return;
     }
-    crg_children *children = __atomic_load_n(&c->children, __ATOMIC_ACQUIRE);
-    crg_destroy(c->table);
+    crg_children *children = __atomic_load_n(&c->head.children, __ATOMIC_ACQUIRE);
+    crg_destroy(c->head.table);
     if (children != NULL) {
         crg_retire_free(&children->garbage, children);
     }
@@ -67,7 +71,7 @@ void crg_container_destroy(crg_container *c) {
 }
 
 crg_table *crg_container_table(crg_container *c) {
-    return c->table;
+    return c->head.table;
 }
 
 /* Whether `target` is `c` or one of its descendants. The mutex must be held. */
@@ -75,7 +79,7 @@ static bool crg_container_reaches(crg_container *c, const crg_container *target)
     if (c == target) {
         return true;
     }
-    crg_children *children = c->children;
+    crg_children *children = c->head.children;
     for (size_t i = 0; children != NULL && i < children->count; i++) {
         if (crg_container_reaches(children->items[i], target)) {
             return true;
@@ -91,7 +95,7 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     if (crg_container_reaches(child, c)) {
         return ELOOP;
     }
-    crg_children *old = c->children;
+    crg_children *old = c->head.children;
     size_t count = old ? old->count : 0;
     crg_children *fresh = malloc(sizeof(crg_children) + (count + 1) * sizeof(crg_container *));
     if (fresh == NULL) {
@@ -103,7 +107,7 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
         memcpy(fresh->items, old->items, count * sizeof(crg_container *));
     }
     fresh->items[count] = child;
-    __atomic_store_n(&c->children, fresh, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->head.children, fresh, __ATOMIC_RELEASE);
     if (old != NULL) {
         crg_retire_free(&old->garbage, old);
     }

@@ -174,11 +174,10 @@ static inline bool crg_key_valid(const crg_key *key) {
 /* ------------------------------------------------------------------------ */
 
 struct crg_table {
-    /* What readers read, first (crg_table_head, crg_table_inline.h): the
-     * sequence number, odd while a writer moves slots, and the current array
-     * (an atomic pointer). */
-    uint64_t seq;
-    crg_slots *slots;
+    /* What readers read, first: the sequence number, odd while a writer moves
+     * slots, and the current array (an atomic pointer). The inline lookup
+     * (crg_table_inline.h) reads the table through this head. */
+    crg_table_head head;
     /* The rest is the writers', under the mutex. */
     size_t count;
     size_t min_capacity;
@@ -190,6 +189,10 @@ struct crg_table {
     crg_garbage garbage;
     void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
+
+/* crg_find reads a crg_table as its head: a pointer to a struct is a pointer
+ * to its first member, and these keep it first. */
+_Static_assert(offsetof(struct crg_table, head) == 0, "the head starts the table");
 
 /* The array of a new or cleared table: one empty slot, never written, laid
  * out as crg_slots_create lays out arrays (the checks below hold it to that). */
@@ -375,7 +378,7 @@ static void crg_retire_name(crg_name *name) {
 int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
     if (index >= 0 && value != NULL) {
         *value = ENTRIES(s)[index].value;
@@ -425,12 +428,12 @@ int crg_get(crg_table *t, crg_key *key, void **value) {
  * before any slot changes (the release fence orders it before them); the last
  * makes it even again after they all have. */
 static inline void crg_write_begin(crg_table *t) {
-    STORE_RELAXED(&t->seq, t->seq + 1);
+    STORE_RELAXED(&t->head.seq, t->head.seq + 1);
     __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 static inline void crg_write_end(crg_table *t) {
-    STORE_RELEASE(&t->seq, t->seq + 1);
+    STORE_RELEASE(&t->head.seq, t->head.seq + 1);
 }
 
 /* One entry as writers move it: what the four arrays hold for a slot. */
@@ -502,13 +505,13 @@ static int crg_resize(crg_table *t, size_t capacity) {
     if (fresh == NULL) {
         return ENOMEM;
     }
-    crg_slots *old = t->slots;
+    crg_slots *old = t->head.slots;
     for (size_t i = 0; i <= old->mask; i++) {
         if (crg_occupied(old, i)) {
             crg_place(fresh, crg_record_load(old, i));
         }
     }
-    STORE_RELEASE(&t->slots, fresh);
+    STORE_RELEASE(&t->head.slots, fresh);
     crg_retire_slots(old, false, t);
     return 0;
 }
@@ -546,7 +549,7 @@ int crg_create(crg_table **out, const crg_options *options) {
     t->release = options->release;
     t->release_context = options->release_context;
     t->min_capacity = min_capacity;
-    t->slots = &crg_empty.header;
+    t->head.slots = &crg_empty.header;
     t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_mutex_create();
     if (t->mutex == NULL) {
         crg_free(&allocator, memory);
@@ -569,8 +572,8 @@ void crg_destroy(crg_table *t) {
         return;
     }
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->slots;
-    STORE_RELEASE(&t->slots, &crg_empty.header);
+    crg_slots *s = t->head.slots;
+    STORE_RELEASE(&t->head.slots, &crg_empty.header);
     t->count = 0;
     crg_mutex_unlock(t->mutex);
     crg_retire_slots(s, true, t);
@@ -634,7 +637,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         return EBUSY;
     }
     const uint64_t hash = crg_key_hash(key);
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
     if (index >= 0) {
         int rc = 0;
@@ -686,7 +689,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
             }
         }
         crg_place(fresh, entry);
-        STORE_RELEASE(&t->slots, fresh);
+        STORE_RELEASE(&t->head.slots, fresh);
         crg_retire_slots(s, false, t);
     } else {
         crg_write_begin(t);
@@ -717,7 +720,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (CRG_UNLIKELY(t->busy)) {
         return EBUSY;
     }
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
     if (index < 0) {
         return ENOENT;
@@ -800,7 +803,7 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     if (t->busy) {
         return EBUSY;
     }
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     if (t->release == NULL && drop != NULL) {
         t->busy++;
         for (size_t i = 0; i <= s->mask; i++) {
@@ -810,7 +813,7 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
         }
         t->busy--;
     }
-    STORE_RELEASE(&t->slots, &crg_empty.header);
+    STORE_RELEASE(&t->head.slots, &crg_empty.header);
     t->count = 0;
     crg_retire_slots(s, true, t);
     return 0;
@@ -831,7 +834,7 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
         return EINVAL;
     }
     int rc = 0;
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     t->busy++;
     for (size_t i = 0; i <= s->mask && rc == 0; i++) {
         if (!crg_occupied(s, i)) {
@@ -866,7 +869,7 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
         return EINVAL;
     }
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     crg_stats result = { t->count, s->is_static ? 0 : s->mask + 1, 0, 0 };
     for (size_t i = 0; i <= s->mask; i++) {
         if (crg_occupied(s, i)) {

@@ -94,7 +94,8 @@ static inline CRG_ALWAYS_INLINE uint16_t *CRG_NONNULL crg_internal_meta_words(cr
                                 (mask + 1) * (sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t)));
 }
 
-/* The start of every crg_table: what readers read. */
+/* The start of every crg_table, embedded as its first member (table.c):
+ * what readers read. */
 typedef struct crg_table_head {
     uint64_t seq;                  /* odd while a writer moves slots */
     crg_slots *CRG_NONNULL slots;  /* the current array */
@@ -103,7 +104,8 @@ typedef struct crg_table_head {
 /* A container's child list (container.c): immutable once published. */
 typedef struct crg_children crg_children;
 
-/* The start of every crg_container. */
+/* The start of every crg_container, embedded as its first member
+ * (container.c). */
 typedef struct crg_container_head {
     crg_table *CRG_NONNULL table;
     crg_children *CRG_NULLABLE children; /* the child list, NULL when there is none */
