@@ -1,11 +1,11 @@
 /*
  * Containers: a table and an ordered list of children, searched depth first.
- * See include/crg_table.h.
+ * See include/crg_container.h.
  *
  * The child list is an immutable array: adding a child publishes a new one
  * (release) and retires the old, so readers walk whichever they loaded.
  */
-#include "crg_table.h"
+#include "crg_container.h"
 #include "crg_epoch.h"
 
 #include <errno.h>

@@ -78,8 +78,7 @@
  *           value, or options that make no sense;
  *   ENOENT  the key is not in the table (crg_find, crg_get, crg_remove);
  *   ENOMEM  an allocation failed; the table is exactly as it was before;
- *   EBUSY   a mutation was attempted from inside crg_iterate's visitor;
- *   ELOOP   crg_container_add_child would make a container its own descendant.
+ *   EBUSY   a mutation was attempted from inside crg_iterate's visitor.
  * Nothing in this file aborts or prints.
  */
 #ifndef CRG_TABLE_H
@@ -315,44 +314,6 @@ typedef struct crg_stats {
 
 /** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
 int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
-
-/* ------------------------------------------------------------------------ */
-/* Containers                                                                */
-/* ------------------------------------------------------------------------ */
-
-/**
- * A table with an ordered list of child containers to search after it, depth
- * first: the registry's containers. The list is published as a whole (a new
- * array each time a child is added; the old one is retired), so readers walk
- * it without a lock. A container does not own its children: the caller keeps
- * them alive while they are in the list.
- */
-typedef struct crg_container crg_container;
-
-/** Creates a container whose table is made with `options`. Returns 0, EINVAL or ENOMEM. */
-int crg_container_create(crg_container *CRG_NULLABLE *CRG_NULLABLE out, const crg_options *CRG_NULLABLE options);
-
-/** Destroys a container and its table (see crg_destroy). NULL is ignored. */
-void crg_container_destroy(crg_container *CRG_NULLABLE c);
-
-/** The container's own table. */
-crg_table *CRG_NONNULL crg_container_table(crg_container *CRG_NONNULL c);
-
-/**
- * Appends `child` to the children, holding the table's mutex. Returns 0,
- * EINVAL, ENOMEM, or ELOOP when `child` is `c` or has `c` among its
- * descendants (lookups would never end); on an error nothing changed.
- */
-int crg_container_add_child_locked(crg_container *CRG_NULLABLE c, crg_container *CRG_NULLABLE child);
-
-/**
- * Looks `key` up in `c`'s table, then in each child in the order added, depth
- * first, under crg_find's rules (a read section, or the mutex). On success
- * stores the value in *value. Returns 0, ENOENT or EINVAL. Inline for the
- * container's own table; the children are searched out of line.
- */
-static inline CRG_ALWAYS_INLINE int crg_container_find(crg_container *CRG_NULLABLE c, crg_key *CRG_NULLABLE key,
-                                                       void *CRG_NULLABLE *CRG_NULLABLE value);
 
 CRG_EXTERN_C_END
 
