@@ -13,7 +13,7 @@
 #include <string.h>
 
 struct crg_children {
-    crg_garbage garbage;
+    crg_retire_node retire;
     size_t count;
     crg_container *items[];
 };
@@ -22,23 +22,19 @@ struct crg_container {
     /* What the inline lookup (crg_table_inline.h) reads: the table, and the
      * child list (an atomic pointer; NULL: none). */
     crg_container_head head;
-    crg_garbage garbage;
+    crg_retire_node retire;
 };
 
 /* crg_container_find reads a crg_container as its head: a pointer to a
  * struct is a pointer to its first member, and this keeps it first. */
 _Static_assert(offsetof(struct crg_container, head) == 0, "the head starts the container");
 
-static void crg_free_object(void *object, void *context) {
-    (void)context;
-    free(object);
+static void crg_release_children(crg_retire_node *node) {
+    free(CRG_CONTAINER_OF(node, crg_children, retire));
 }
 
-static void crg_retire_free(crg_garbage *node, void *object) {
-    node->release = crg_free_object;
-    node->object = object;
-    node->context = NULL;
-    crg_internal_retire_node(node);
+static void crg_release_container(crg_retire_node *node) {
+    free(CRG_CONTAINER_OF(node, crg_container, retire));
 }
 
 int crg_container_create(crg_container **out, const crg_options *options) {
@@ -65,9 +61,9 @@ void crg_container_destroy(crg_container *c) {
     crg_children *children = __atomic_load_n(&c->head.children, __ATOMIC_ACQUIRE);
     crg_destroy(c->head.table);
     if (children != NULL) {
-        crg_retire_free(&children->garbage, children);
+        crg_retire_embedded(&children->retire, crg_release_children);
     }
-    crg_retire_free(&c->garbage, c);
+    crg_retire_embedded(&c->retire, crg_release_container);
 }
 
 crg_table *crg_container_table(crg_container *c) {
@@ -101,7 +97,6 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     if (fresh == NULL) {
         return ENOMEM;
     }
-    memset(&fresh->garbage, 0, sizeof fresh->garbage);
     fresh->count = count + 1;
     if (count > 0) {
         memcpy(fresh->items, old->items, count * sizeof(crg_container *));
@@ -109,7 +104,7 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     fresh->items[count] = child;
     __atomic_store_n(&c->head.children, fresh, __ATOMIC_RELEASE);
     if (old != NULL) {
-        crg_retire_free(&old->garbage, old);
+        crg_retire_embedded(&old->retire, crg_release_children);
     }
     return 0;
 }

@@ -26,8 +26,8 @@ static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
 static crg_reader *readers;
 static uint32_t reader_count;
 /* Retired objects, oldest first; epochs never decrease along the queue. */
-static crg_garbage *queue_head;
-static crg_garbage *queue_tail;
+static crg_retire_node *queue_head;
+static crg_retire_node *queue_tail;
 
 /* Set while this thread runs release callbacks, so that a collect they cause
  * returns at once (the outer loop picks up what they retire). */
@@ -129,11 +129,12 @@ static bool crg_try_advance(void) {
     return true;
 }
 
-void crg_internal_retire_node(crg_garbage *node) {
+void crg_retire_embedded(crg_retire_node *node, crg_node_release_fn release) {
+    node->release = release;
+    node->next = NULL;
     /* Everything the caller unlinked is visible before the epoch is read:
      * pairs with the fence in crg_read_begin. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    node->next = NULL;
     pthread_mutex_lock(&epoch_mutex);
     node->epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
     if (queue_tail != NULL) {
@@ -147,17 +148,16 @@ void crg_internal_retire_node(crg_garbage *node) {
 }
 
 /* What crg_retire queues: a node of its own around the caller's object. */
-typedef struct crg_boxed_garbage {
-    crg_garbage node;
+typedef struct crg_boxed {
+    crg_retire_node node;
     crg_release_fn release;
     void *object;
     void *context;
-} crg_boxed_garbage;
+} crg_boxed;
 
-/* Frees the node, then releases the object (which may retire more). */
-static void crg_run_boxed(void *raw, void *unused) {
-    (void)unused;
-    crg_boxed_garbage *boxed = raw;
+/* Frees the box, then releases the object (which may retire more). */
+static void crg_release_boxed(crg_retire_node *node) {
+    crg_boxed *boxed = CRG_CONTAINER_OF(node, crg_boxed, node);
     crg_release_fn release = boxed->release;
     void *object = boxed->object;
     void *context = boxed->context;
@@ -169,17 +169,14 @@ int crg_retire(void *object, crg_release_fn release, void *context) {
     if (object == NULL || release == NULL) {
         return EINVAL;
     }
-    crg_boxed_garbage *boxed = malloc(sizeof *boxed);
+    crg_boxed *boxed = malloc(sizeof *boxed);
     if (boxed == NULL) {
         return ENOMEM;
     }
     boxed->release = release;
     boxed->object = object;
     boxed->context = context;
-    boxed->node.release = crg_run_boxed;
-    boxed->node.object = boxed;
-    boxed->node.context = NULL;
-    crg_internal_retire_node(&boxed->node);
+    crg_retire_embedded(&boxed->node, crg_release_boxed);
     return 0;
 }
 
@@ -197,11 +194,11 @@ size_t crg_collect(void) {
             }
         }
         uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
-        crg_garbage *ready = NULL;
-        crg_garbage **ready_tail = &ready;
+        crg_retire_node *ready = NULL;
+        crg_retire_node **ready_tail = &ready;
         size_t count = 0;
         while (queue_head != NULL && queue_head->epoch + 2 <= epoch) {
-            crg_garbage *node = queue_head;
+            crg_retire_node *node = queue_head;
             queue_head = node->next;
             node->next = NULL;
             *ready_tail = node;
@@ -217,14 +214,11 @@ size_t crg_collect(void) {
         }
         collecting = true;
         while (ready != NULL) {
-            crg_garbage *node = ready;
+            crg_retire_node *node = ready;
+            /* The release frees the object the node is embedded in: take
+             * the link first. */
             ready = node->next;
-            /* The release may free the node itself (it is often embedded in
-             * the object): read everything first. */
-            crg_release_fn release = node->release;
-            void *object = node->object;
-            void *context = node->context;
-            release(object, context);
+            node->release(node);
         }
         collecting = false;
         __atomic_sub_fetch(&crg_internal_retired, count, __ATOMIC_RELAXED);

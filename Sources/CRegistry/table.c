@@ -186,7 +186,7 @@ struct crg_table {
     crg_release_fn release;
     void *release_context;
     unsigned busy;    /* > 0 while a visitor or drop callback runs */
-    crg_garbage garbage;
+    crg_retire_node retire;
     void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
 
@@ -287,55 +287,62 @@ static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
     return s;
 }
 
-/* What follows a name's bytes (at the next multiple of 8): for writers only. */
-typedef struct crg_name_trailer {
-    crg_garbage garbage;
+/* A name as allocated: what only writers use (the node that retires it and
+ * the allocator that frees it), then the crg_name readers see (its length),
+ * then its bytes. */
+typedef struct crg_name_block {
+    crg_retire_node node;
     crg_allocator allocator;
-} crg_name_trailer;
+    crg_name name;
+} crg_name_block;
+#if UINTPTR_MAX == UINT64_MAX
+/* The writers' part is a multiple of 16 bytes, so the length and a short
+ * name's bytes lie in the 16-byte-aligned stretch where the allocation
+ * started, as if the name were allocated alone. */
+_Static_assert(offsetof(crg_name_block, name) % 16 == 0, "the name keeps the allocation's alignment");
+#endif
 
-static inline size_t crg_name_trailer_offset(size_t len) {
-    return (sizeof(crg_name) + len + 7) & ~(size_t)7;
-}
-
-static inline crg_name_trailer *crg_name_trailer_of(crg_name *name) {
-    return (crg_name_trailer *)(void *)((uint8_t *)(void *)name + crg_name_trailer_offset(name->len));
+static inline crg_name_block *crg_name_block_of(crg_name *name) {
+    return CRG_CONTAINER_OF(name, crg_name_block, name);
 }
 
 /* A copy of `len` bytes, or NULL when out of memory. */
 static crg_name *crg_name_create(const crg_table *t, const void *bytes, size_t len) {
-    if (len > SIZE_MAX - sizeof(crg_name_trailer) - 2 * sizeof(crg_name) - 8) {
+    const size_t header = offsetof(crg_name_block, name) + sizeof(crg_name);
+    if (len > SIZE_MAX - header) {
         return NULL;
     }
-    crg_name *name = crg_alloc(&t->allocator, crg_name_trailer_offset(len) + sizeof(crg_name_trailer));
-    if (name == NULL) {
+    crg_name_block *block = crg_alloc(&t->allocator, header + len);
+    if (block == NULL) {
         return NULL;
     }
+    block->allocator = t->allocator;
+    crg_name *name = &block->name;
     name->len = len;
     if (len > 0) {
         memcpy((uint8_t *)(void *)(name + 1), bytes, len);
     }
-    crg_name_trailer *trailer = crg_name_trailer_of(name);
-    memset(&trailer->garbage, 0, sizeof trailer->garbage);
-    trailer->allocator = t->allocator;
     return name;
 }
 
-static void crg_name_free(void *object, void *context) {
-    (void)context;
-    crg_name *name = object;
-    crg_allocator allocator = crg_name_trailer_of(name)->allocator;
-    crg_free(&allocator, name);
+static void crg_name_free(crg_name *name) {
+    crg_name_block *block = crg_name_block_of(name);
+    crg_allocator allocator = block->allocator;
+    crg_free(&allocator, block);
+}
+
+static void crg_release_name(crg_retire_node *node) {
+    crg_name_free(&CRG_CONTAINER_OF(node, crg_name_block, node)->name);
 }
 
 /* Releases a retired array: its contents first, if it took them along. */
-static void crg_slots_free(void *object, void *context) {
-    (void)context;
-    crg_slots *s = object;
+static void crg_release_slots(crg_retire_node *node) {
+    crg_slots *s = CRG_CONTAINER_OF(node, crg_slots, retire);
     if (s->owns_contents) {
         for (size_t i = 0; i <= s->mask; i++) {
             if (META(s)[i] != 0) {
                 if (NAMES(s)[i] != NULL) {
-                    crg_name_free(NAMES(s)[i], NULL);
+                    crg_name_free(NAMES(s)[i]);
                 }
                 if (s->release != NULL) {
                     s->release(ENTRIES(s)[i].value, s->release_context);
@@ -354,21 +361,13 @@ static void crg_retire_slots(crg_slots *s, bool with_contents, const crg_table *
     s->owns_contents = with_contents;
     s->release = t->release;
     s->release_context = t->release_context;
-    s->garbage.release = crg_slots_free;
-    s->garbage.object = s;
-    s->garbage.context = NULL;
-    crg_internal_retire_node(&s->garbage);
+    crg_retire_embedded(&s->retire, crg_release_slots);
 }
 
 static void crg_retire_name(crg_name *name) {
-    if (name == NULL) {
-        return;
+    if (name != NULL) {
+        crg_retire_embedded(&crg_name_block_of(name)->node, crg_release_name);
     }
-    crg_name_trailer *trailer = crg_name_trailer_of(name);
-    trailer->garbage.release = crg_name_free;
-    trailer->garbage.object = name;
-    trailer->garbage.context = NULL;
-    crg_internal_retire_node(&trailer->garbage);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -559,9 +558,8 @@ int crg_create(crg_table **out, const crg_options *options) {
     return 0;
 }
 
-static void crg_table_free(void *object, void *context) {
-    (void)context;
-    crg_table *t = object;
+static void crg_release_table(crg_retire_node *node) {
+    crg_table *t = CRG_CONTAINER_OF(node, crg_table, retire);
     crg_mutex_release(t->mutex);
     crg_allocator allocator = t->allocator;
     crg_free(&allocator, t->memory);
@@ -579,10 +577,7 @@ void crg_destroy(crg_table *t) {
     crg_retire_slots(s, true, t);
     /* The table (and its mutex reference) goes last: a reader in crg_find may
      * still be about to lock that mutex. */
-    t->garbage.release = crg_table_free;
-    t->garbage.object = t;
-    t->garbage.context = NULL;
-    crg_internal_retire_node(&t->garbage);
+    crg_retire_embedded(&t->retire, crg_release_table);
 }
 
 crg_mutex *crg_table_mutex(crg_table *t) {
@@ -591,42 +586,42 @@ crg_mutex *crg_table_mutex(crg_table *t) {
 
 /* Retiring one value that left a table that owns its values: a node
  * allocated before the change (so the change itself cannot fail). */
-typedef struct crg_value_garbage {
-    crg_garbage node;
+typedef struct crg_value_node {
+    crg_retire_node node;
     crg_release_fn release;
     void *context;
-} crg_value_garbage;
+    void *value;
+} crg_value_node;
 
 /* Frees the node, then releases the value. */
-static void crg_release_value(void *object, void *context) {
-    crg_value_garbage *garbage = context;
-    crg_release_fn release = garbage->release;
-    void *release_context = garbage->context;
-    free(garbage);
-    release(object, release_context);
+static void crg_release_value(crg_retire_node *node) {
+    crg_value_node *box = CRG_CONTAINER_OF(node, crg_value_node, node);
+    crg_release_fn release = box->release;
+    void *context = box->context;
+    void *value = box->value;
+    free(box);
+    release(value, context);
 }
 
 /* Allocates what retiring one value needs; NULL when the table does not own
  * values (*rc untouched) or when out of memory (*rc = ENOMEM). */
-static crg_value_garbage *crg_value_garbage_create(crg_table *t, int *rc) {
+static crg_value_node *crg_value_node_create(crg_table *t, int *rc) {
     if (t->release == NULL) {
         return NULL;
     }
-    crg_value_garbage *garbage = malloc(sizeof *garbage);
-    if (garbage == NULL) {
+    crg_value_node *box = malloc(sizeof *box);
+    if (box == NULL) {
         *rc = ENOMEM;
         return NULL;
     }
-    garbage->release = t->release;
-    garbage->context = t->release_context;
-    return garbage;
+    box->release = t->release;
+    box->context = t->release_context;
+    return box;
 }
 
-static void crg_retire_value(crg_value_garbage *garbage, void *value) {
-    garbage->node.release = crg_release_value;
-    garbage->node.object = value;
-    garbage->node.context = garbage;
-    crg_internal_retire_node(&garbage->node);
+static void crg_retire_value(crg_value_node *box, void *value) {
+    box->value = value;
+    crg_retire_embedded(&box->node, crg_release_value);
 }
 
 int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
@@ -641,7 +636,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
     if (index >= 0) {
         int rc = 0;
-        crg_value_garbage *garbage = crg_value_garbage_create(t, &rc);
+        crg_value_node *box = crg_value_node_create(t, &rc);
         if (rc != 0) {
             return rc;
         }
@@ -650,8 +645,8 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         crg_write_begin(t);
         STORE_RELEASE(&slot->value, value);
         crg_write_end(t);
-        if (garbage != NULL) {
-            crg_retire_value(garbage, old);
+        if (box != NULL) {
+            crg_retire_value(box, old);
         }
         if (previous != NULL) {
             *previous = old;
@@ -679,7 +674,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         crg_slots *fresh = target ? crg_slots_create(t, target) : NULL;
         if (fresh == NULL) {
             if (name != NULL) {
-                crg_free(&t->allocator, name);
+                crg_name_free(name);
             }
             return ENOMEM;
         }
@@ -726,7 +721,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
         return ENOENT;
     }
     int rc = 0;
-    crg_value_garbage *garbage = crg_value_garbage_create(t, &rc);
+    crg_value_node *box = crg_value_node_create(t, &rc);
     if (rc != 0) {
         return rc;
     }
@@ -754,8 +749,8 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     t->count--;
 
     crg_retire_name(removed.name);
-    if (garbage != NULL) {
-        crg_retire_value(garbage, removed.value);
+    if (box != NULL) {
+        crg_retire_value(box, removed.value);
     }
     if (value != NULL) {
         *value = removed.value;

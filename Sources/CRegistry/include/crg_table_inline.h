@@ -19,9 +19,9 @@
 CRG_EXTERN_C_BEGIN
 
 /* An owned copy of a name: its length, then its `len` bytes, so that a
- * lookup comparing a short name reads one cache line; then, past the bytes,
- * what only writers use (table.c). Retired as a unit when its key is
- * removed. The empty name has len 0; "no name" is NULL. */
+ * lookup comparing a short name reads one cache line. What only writers use
+ * precedes it in the same allocation (table.c); retired as a unit when its
+ * key is removed. The empty name has len 0; "no name" is NULL. */
 typedef struct crg_name {
     size_t len;
 } crg_name;
@@ -66,7 +66,7 @@ typedef struct crg_slot {
 } crg_slot;
 
 typedef struct crg_slots {
-    crg_garbage garbage;
+    crg_retire_node retire;
     crg_allocator allocator;
     crg_release_fn CRG_NULLABLE release; /* the values' release, for a retirement with contents */
     void *CRG_NULLABLE release_context;
