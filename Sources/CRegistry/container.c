@@ -9,45 +9,69 @@
 #include "crg_epoch.h"
 
 #include <errno.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "crg_private.h"
+
+/* Given back to its own allocator copy: a retired list may be released
+ * after the container it belonged to. */
 struct crg_children {
     crg_retire_node retire;
+    crg_allocator allocator;
     size_t count;
     crg_container *items[];
 };
 
 struct crg_container {
-    /* What the inline lookup (crg_table_inline.h) reads: the table, and the
+    /* What the inline lookup (crg_container.h) reads: the table, and the
      * child list (an atomic pointer; NULL: none). */
     crg_container_head head;
+    /* The rest is the writers'. */
     crg_retire_node retire;
+    crg_allocator allocator; /* the table's: for the container and its child lists */
+    void *memory;            /* what was allocated: the container starts on a cache line inside it */
 };
+
+enum { CRG_CONTAINER_ALIGN = 64 };
 
 /* crg_container_find reads a crg_container as its head: a pointer to a
  * struct is a pointer to its first member, and this keeps it first. */
 _Static_assert(offsetof(struct crg_container, head) == 0, "the head starts the container");
 
 static void crg_release_children(crg_retire_node *node) {
-    free(CRG_CONTAINER_OF(node, crg_children, retire));
+    crg_children *children = CRG_CONTAINER_OF(node, crg_children, retire);
+    const crg_allocator allocator = children->allocator;
+    crg_free(&allocator, children);
 }
 
 static void crg_release_container(crg_retire_node *node) {
-    free(CRG_CONTAINER_OF(node, crg_container, retire));
+    crg_container *c = CRG_CONTAINER_OF(node, crg_container, retire);
+    const crg_allocator allocator = c->allocator;
+    crg_free(&allocator, c->memory);
 }
 
 int crg_container_create(crg_container **out, const crg_options *options) {
     if (out == NULL) {
         return EINVAL;
     }
-    crg_container *c = calloc(1, sizeof *c);
+    const crg_allocator *allocator = crg_allocator_or_default(options != NULL ? options->allocator : NULL);
+    if (allocator == NULL) {
+        return EINVAL;
+    }
+    /* On a cache line of its own allocation, as a table is: every resolve
+     * reads the head, and no other allocation's writes share its line. */
+    void *memory = NULL;
+    crg_container *c = crg_alloc_aligned(allocator, sizeof *c, CRG_CONTAINER_ALIGN, &memory);
     if (c == NULL) {
         return ENOMEM;
     }
+    memset(c, 0, sizeof *c);
+    c->allocator = *allocator;
+    c->memory = memory;
     int rc = crg_create(&c->head.table, options);
     if (rc != 0) {
-        free(c);
+        crg_free(allocator, memory);
         return rc;
     }
     *out = c;
@@ -93,10 +117,14 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     }
     crg_children *old = c->head.children;
     size_t count = old ? old->count : 0;
-    crg_children *fresh = malloc(sizeof(crg_children) + (count + 1) * sizeof(crg_container *));
+    if (count + 1 > (SIZE_MAX - sizeof(crg_children)) / sizeof(crg_container *)) {
+        return ENOMEM;
+    }
+    crg_children *fresh = crg_alloc(&c->allocator, sizeof(crg_children) + (count + 1) * sizeof(crg_container *));
     if (fresh == NULL) {
         return ENOMEM;
     }
+    fresh->allocator = c->allocator;
     fresh->count = count + 1;
     if (count > 0) {
         memcpy(fresh->items, old->items, count * sizeof(crg_container *));

@@ -5,9 +5,6 @@
  * The epoch mutex guards the reader list, the queue of retired objects and
  * epoch advances. It is a leaf lock: nothing is called out while it is held.
  */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* posix_memalign under -std=c11 */
-#endif
 #include "crg_epoch.h"
 
 #include <errno.h>
@@ -15,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "crg_private.h"
 
 CRG_THREAD_LOCAL crg_reader *crg_internal_current_reader;
 uint64_t crg_internal_epoch;
@@ -56,8 +55,11 @@ crg_reader *crg_internal_attach_reader(void) {
         reader = reader->next;
     }
     if (reader == NULL) {
-        void *memory = NULL;
-        if (posix_memalign(&memory, CRG_READER_SIZE, CRG_READER_SIZE) != 0) {
+        /* Records are never freed (they are reused), so the allocation's
+         * own address is not kept. */
+        void *unused;
+        void *memory = crg_alloc_aligned(&crg_internal_default_allocator, CRG_READER_SIZE, CRG_READER_SIZE, &unused);
+        if (memory == NULL) {
             pthread_mutex_unlock(&epoch_mutex);
             fputs("CRegistry: out of memory for a thread's 128-byte reader record\n", stderr);
             abort();
@@ -147,37 +149,57 @@ void crg_retire_embedded(crg_retire_node *node, crg_node_release_fn release) {
     pthread_mutex_unlock(&epoch_mutex);
 }
 
-/* What crg_retire queues: a node of its own around the caller's object. */
-typedef struct crg_boxed {
+/* What crg_retire queues: a node of its own around the caller's object,
+ * and the allocator that gives the box back. */
+struct crg_retire_box {
     crg_retire_node node;
+    crg_allocator allocator;
     crg_release_fn release;
     void *object;
     void *context;
-} crg_boxed;
+};
 
-/* Frees the box, then releases the object (which may retire more). */
-static void crg_release_boxed(crg_retire_node *node) {
-    crg_boxed *boxed = CRG_CONTAINER_OF(node, crg_boxed, node);
-    crg_release_fn release = boxed->release;
-    void *object = boxed->object;
-    void *context = boxed->context;
-    free(boxed);
+crg_retire_box *crg_retire_box_create(const crg_allocator *a) {
+    crg_retire_box *box = crg_alloc(a, sizeof *box);
+    if (box != NULL) {
+        box->allocator = *a;
+    }
+    return box;
+}
+
+/* Gives the box back, then releases the object (which may retire more). */
+static void crg_release_box(crg_retire_node *node) {
+    crg_retire_box *box = CRG_CONTAINER_OF(node, crg_retire_box, node);
+    const crg_allocator allocator = box->allocator;
+    const crg_release_fn release = box->release;
+    void *object = box->object;
+    void *context = box->context;
+    crg_free(&allocator, box);
     release(object, context);
 }
 
-int crg_retire(void *object, crg_release_fn release, void *context) {
-    if (object == NULL || release == NULL) {
+void crg_retire_box_queue(crg_retire_box *box, void *object, crg_release_fn release, void *context) {
+    box->release = release;
+    box->object = object;
+    box->context = context;
+    crg_retire_embedded(&box->node, crg_release_box);
+}
+
+int crg_retire_with(const crg_allocator *allocator, void *object, crg_release_fn release, void *context) {
+    const crg_allocator *a = crg_allocator_or_default(allocator);
+    if (object == NULL || release == NULL || a == NULL) {
         return EINVAL;
     }
-    crg_boxed *boxed = malloc(sizeof *boxed);
-    if (boxed == NULL) {
+    crg_retire_box *box = crg_retire_box_create(a);
+    if (box == NULL) {
         return ENOMEM;
     }
-    boxed->release = release;
-    boxed->object = object;
-    boxed->context = context;
-    crg_retire_embedded(&boxed->node, crg_release_boxed);
+    crg_retire_box_queue(box, object, release, context);
     return 0;
+}
+
+int crg_retire(void *object, crg_release_fn release, void *context) {
+    return crg_retire_with(NULL, object, release, context);
 }
 
 size_t crg_collect(void) {

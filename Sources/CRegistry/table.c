@@ -33,6 +33,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "crg_private.h"
+
 /* Shorter names for the layout helpers of crg_table_inline.h. */
 #define crg_distance crg_internal_distance
 #define ENTRIES(s) crg_internal_entries(s)
@@ -210,24 +212,6 @@ _Static_assert(offsetof(__typeof__(crg_empty), hashes) == sizeof(crg_slots) + si
 _Static_assert(offsetof(__typeof__(crg_empty), meta) ==
                    sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t),
                "then meta");
-
-static void *crg_default_allocate(size_t size, void *context) {
-    (void)context;
-    return malloc(size);
-}
-
-static void crg_default_deallocate(void *pointer, void *context) {
-    (void)context;
-    free(pointer);
-}
-
-static inline void *crg_alloc(const crg_allocator *a, size_t size) {
-    return a->allocate(size, a->context);
-}
-
-static inline void crg_free(const crg_allocator *a, void *pointer) {
-    a->deallocate(pointer, a->context);
-}
 
 enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
 
@@ -524,12 +508,9 @@ int crg_create(crg_table **out, const crg_options *options) {
     if (options == NULL) {
         options = &defaults;
     }
-    crg_allocator allocator = { crg_default_allocate, crg_default_deallocate, NULL };
-    if (options->allocator != NULL) {
-        if (options->allocator->allocate == NULL || options->allocator->deallocate == NULL) {
-            return EINVAL;
-        }
-        allocator = *options->allocator;
+    const crg_allocator *allocator = crg_allocator_or_default(options->allocator);
+    if (allocator == NULL) {
+        return EINVAL;
     }
     const size_t min_capacity = crg_capacity_for(options->capacity);
     if (min_capacity == 0) {
@@ -537,21 +518,21 @@ int crg_create(crg_table **out, const crg_options *options) {
     }
     /* The table starts on a cache line of its own allocation, so that the
      * line readers read (seq, slots) is shared with no other allocation. */
-    void *memory = crg_alloc(&allocator, sizeof(crg_table) + CRG_ALIGN - 1);
-    if (memory == NULL) {
+    void *memory = NULL;
+    crg_table *t = crg_alloc_aligned(allocator, sizeof(crg_table), CRG_ALIGN, &memory);
+    if (t == NULL) {
         return ENOMEM;
     }
-    crg_table *t = (crg_table *)(((uintptr_t)memory + CRG_ALIGN - 1) & ~(uintptr_t)(CRG_ALIGN - 1));
     memset(t, 0, sizeof *t);
     t->memory = memory;
-    t->allocator = allocator;
+    t->allocator = *allocator;
     t->release = options->release;
     t->release_context = options->release_context;
     t->min_capacity = min_capacity;
     t->head.slots = &crg_empty.header;
-    t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_mutex_create();
+    t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_internal_mutex_create(allocator);
     if (t->mutex == NULL) {
-        crg_free(&allocator, memory);
+        crg_free(allocator, memory);
         return ENOMEM;
     }
     *out = t;
@@ -584,44 +565,19 @@ crg_mutex *crg_table_mutex(crg_table *t) {
     return t ? t->mutex : NULL;
 }
 
-/* Retiring one value that left a table that owns its values: a node
- * allocated before the change (so the change itself cannot fail). */
-typedef struct crg_value_node {
-    crg_retire_node node;
-    crg_release_fn release;
-    void *context;
-    void *value;
-} crg_value_node;
-
-/* Frees the node, then releases the value. */
-static void crg_release_value(crg_retire_node *node) {
-    crg_value_node *box = CRG_CONTAINER_OF(node, crg_value_node, node);
-    crg_release_fn release = box->release;
-    void *context = box->context;
-    void *value = box->value;
-    free(box);
-    release(value, context);
-}
-
-/* Allocates what retiring one value needs; NULL when the table does not own
- * values (*rc untouched) or when out of memory (*rc = ENOMEM). */
-static crg_value_node *crg_value_node_create(crg_table *t, int *rc) {
+/* Retiring a value that leaves a table that owns its values takes a node
+ * (crg_retire_box), allocated before the change so that the change itself
+ * cannot fail. NULL when the table does not own values (*rc untouched) or
+ * when out of memory (*rc = ENOMEM). */
+static crg_retire_box *crg_value_box_create(crg_table *t, int *rc) {
     if (t->release == NULL) {
         return NULL;
     }
-    crg_value_node *box = malloc(sizeof *box);
+    crg_retire_box *box = crg_retire_box_create(&t->allocator);
     if (box == NULL) {
         *rc = ENOMEM;
-        return NULL;
     }
-    box->release = t->release;
-    box->context = t->release_context;
     return box;
-}
-
-static void crg_retire_value(crg_value_node *box, void *value) {
-    box->value = value;
-    crg_retire_embedded(&box->node, crg_release_value);
 }
 
 int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
@@ -636,7 +592,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
     if (index >= 0) {
         int rc = 0;
-        crg_value_node *box = crg_value_node_create(t, &rc);
+        crg_retire_box *box = crg_value_box_create(t, &rc);
         if (rc != 0) {
             return rc;
         }
@@ -646,7 +602,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         STORE_RELEASE(&slot->value, value);
         crg_write_end(t);
         if (box != NULL) {
-            crg_retire_value(box, old);
+            crg_retire_box_queue(box, old, t->release, t->release_context);
         }
         if (previous != NULL) {
             *previous = old;
@@ -721,7 +677,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
         return ENOENT;
     }
     int rc = 0;
-    crg_value_node *box = crg_value_node_create(t, &rc);
+    crg_retire_box *box = crg_value_box_create(t, &rc);
     if (rc != 0) {
         return rc;
     }
@@ -750,7 +706,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
 
     crg_retire_name(removed.name);
     if (box != NULL) {
-        crg_retire_value(box, removed.value);
+        crg_retire_box_queue(box, removed.value, t->release, t->release_context);
     }
     if (value != NULL) {
         *value = removed.value;

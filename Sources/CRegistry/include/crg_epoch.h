@@ -86,7 +86,7 @@ extern uint64_t crg_internal_epoch;
 /* How many retired objects wait for release (atomic). Private. */
 extern uint64_t crg_internal_retired;
 
-/** Private: attaches a record to the calling thread. Aborts if 128 bytes cannot be allocated. */
+/** Private: attaches a record to the calling thread. Aborts if its 128 bytes cannot be allocated. */
 crg_reader *CRG_NONNULL crg_internal_attach_reader(void);
 
 /**
@@ -182,13 +182,23 @@ void crg_retire_embedded(crg_retire_node *CRG_NONNULL node, crg_node_release_fn 
 /**
  * Queues `object` to be released with `release(object, context)` once no read
  * section open now can still be reading it: crg_retire_embedded for an object
- * with no node of its own, around a node it allocates. Call it after
- * unlinking `object` from everything readers can reach. Thread-safe; may be
- * called inside a read section or from a release callback. Returns 0, EINVAL
- * (NULL object or release) or ENOMEM (nothing was queued: the caller still
- * owns `object`).
+ * with no node of its own, around a node it allocates with malloc (freed
+ * before `release` runs). Call it after unlinking `object` from everything
+ * readers can reach. Thread-safe; may be called inside a read section or from
+ * a release callback. Returns 0, EINVAL (NULL object or release) or ENOMEM
+ * (the node could not be allocated: nothing was queued, `release` will not
+ * run, and the caller still owns `object`).
  */
 int crg_retire(void *CRG_NULLABLE object, crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
+
+/**
+ * crg_retire with the node from `allocator` (given back to it before
+ * `release` runs); NULL means malloc/free, as crg_retire. Returns 0, EINVAL
+ * (NULL object or release, or an allocator without functions) or ENOMEM, with
+ * crg_retire's meanings.
+ */
+int crg_retire_with(const crg_allocator *CRG_NULLABLE allocator, void *CRG_NULLABLE object,
+                    crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
 
 /**
  * Advances the epoch as far as the open read sections allow and runs every

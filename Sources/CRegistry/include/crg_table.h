@@ -174,27 +174,15 @@ static inline CRG_ALWAYS_INLINE crg_key crg_key_named(uint64_t type, const void 
 typedef struct crg_table crg_table;
 
 /**
- * Where a table gets its memory. Both functions receive `context`. `allocate`
- * returns NULL on failure, which the table reports as ENOMEM after undoing
- * whatever the operation had begun. Tests use it to inject failures. An
- * allocator must stay usable until every table using it is destroyed and
- * crg_collect() has released their memory, and its functions may be called
- * from any thread: a table's retired memory is freed by whichever thread
- * collects it.
- */
-typedef struct crg_allocator {
-    void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);
-    void (*CRG_NONNULL deallocate)(void *CRG_NULLABLE pointer, void *CRG_NULLABLE context);
-    void *CRG_NULLABLE context;
-} crg_allocator;
-
-/**
  * Options for crg_create(). Zero-initialised options are the defaults.
  * - capacity:  the number of keys the table holds before it first grows (and
  *              the size it never shrinks below); 0 means 7.
  * - mutex:     the writers' mutex, shared with other tables (the table retains
- *              it), or NULL for one of the table's own.
- * - allocator: copied into the table; NULL means malloc/free.
+ *              it), or NULL for one of the table's own (made with the table's
+ *              allocator: whoever retains it keeps that allocator in use).
+ * - allocator: where the table gets all its memory (crg_base.h): the table
+ *              itself, its own mutex, slot arrays, names, and the nodes that
+ *              retire values it owns. Copied; NULL means malloc/free.
  * - release:   how values are released once they have left the table and no
  *              reader can see them (called with `release_context`), making the
  *              table their owner; NULL leaves values to the caller, who gets
