@@ -480,10 +480,12 @@ static void crg_place(crg_slots *s, crg_record entry) {
     }
 }
 
-/* Moves every entry into a new array of `capacity` slots, publishes it and
- * retires the old one. The old array is never changed, so readers still on
- * it see a consistent table. On ENOMEM nothing changed. */
-static int crg_resize(crg_table *t, size_t capacity) {
+/* Moves every entry into a new array of `capacity` slots, and `extra` too
+ * when it is not NULL (a key not in the table, whose name the table now
+ * owns), then publishes the new array and retires the old one. The old
+ * array is never changed, so readers still on it see a consistent table; the
+ * new one is private until published. On ENOMEM nothing changed. */
+static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
     crg_slots *fresh = crg_slots_create(t, capacity);
     if (fresh == NULL) {
         return ENOMEM;
@@ -494,9 +496,28 @@ static int crg_resize(crg_table *t, size_t capacity) {
             crg_place(fresh, crg_record_load(old, i));
         }
     }
+    if (extra != NULL) {
+        crg_place(fresh, *extra);
+    }
     STORE_RELEASE(&t->head.slots, fresh);
     crg_retire_slots(old, false, t);
     return 0;
+}
+
+/* Adds `entry` (a key not in the table) through a larger array: the first
+ * real one for a table still on the shared empty array, otherwise one of
+ * twice the capacity. ENOMEM (nothing changed) when that cannot be had. */
+static int crg_grow(crg_table *t, const crg_record *entry) {
+    const crg_slots *s = t->head.slots;
+    size_t target = t->min_capacity;
+    if (!s->is_static) {
+        const size_t capacity = s->mask + 1;
+        if (capacity > SIZE_MAX / 2 || !crg_capacity_fits(capacity * 2)) {
+            return ENOMEM;
+        }
+        target = capacity * 2;
+    }
+    return crg_resize(t, target, entry);
 }
 
 int crg_create(crg_table **out, const crg_options *options) {
@@ -619,29 +640,15 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         }
     }
     crg_record entry = { hash, key->type, name, value };
-    const size_t capacity = s->mask + 1;
-    if (s->is_static || t->count + 1 > crg_max_load(capacity)) {
-        /* Grow (or allocate the first array): the new entry goes into the
-         * private new array before it is published. */
-        size_t target = s->is_static ? t->min_capacity : capacity * 2;
-        if (!s->is_static && (capacity > SIZE_MAX / 2 || !crg_capacity_fits(capacity * 2))) {
-            target = 0;
-        }
-        crg_slots *fresh = target ? crg_slots_create(t, target) : NULL;
-        if (fresh == NULL) {
+    if (s->is_static || t->count + 1 > crg_max_load(s->mask + 1)) {
+        /* The new entry goes into the new array before it is published. */
+        int rc = crg_grow(t, &entry);
+        if (rc != 0) {
             if (name != NULL) {
                 crg_name_free(name);
             }
-            return ENOMEM;
+            return rc;
         }
-        for (size_t i = 0; i <= s->mask; i++) {
-            if (crg_occupied(s, i)) {
-                crg_place(fresh, crg_record_load(s, i));
-            }
-        }
-        crg_place(fresh, entry);
-        STORE_RELEASE(&t->head.slots, fresh);
-        crg_retire_slots(s, false, t);
     } else {
         crg_write_begin(t);
         crg_place(s, entry);
@@ -721,7 +728,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
             target = t->min_capacity;
         }
         if (target < capacity) {
-            (void)crg_resize(t, target);
+            (void)crg_resize(t, target, NULL);
         }
     }
     return 0;
