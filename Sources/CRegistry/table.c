@@ -842,3 +842,90 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     *stats = result;
     return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Invariants (tests and fuzzing)                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The first broken invariant of `t`'s current array, and where; the mutex is
+ * held. Slot checks compare each slot with the one before it, so a run that
+ * wraps past the end is checked like any other. */
+static int crg_check_locked(const crg_table *t, size_t *where) {
+    *where = SIZE_MAX;
+    if (LOAD_RELAXED(&t->head.seq) & 1) {
+        return CRG_BROKEN_SEQUENCE;
+    }
+    crg_slots *s = t->head.slots;
+    const size_t mask = s->mask, capacity = mask + 1;
+    if ((capacity & mask) != 0 || s->meta != crg_internal_meta_words(s, mask)) {
+        return CRG_BROKEN_ARRAY;
+    }
+    if (s->is_static ? s != &crg_empty.header || t->count != 0 : capacity < t->min_capacity) {
+        return CRG_BROKEN_ARRAY;
+    }
+    /* The arrays' bases once: the check runs after every operation of the
+     * model test and the fuzzer, in unoptimized builds too. */
+    const uint16_t *meta = META(s);
+    const crg_slot *entries = ENTRIES(s);
+    crg_name *const *names = NAMES(s);
+    const uint64_t *hashes = HASHES(s);
+    size_t occupied = 0;
+    for (size_t i = 0; i <= mask; i++) {
+        const unsigned word = LOAD_RELAXED(&meta[i]);
+        const uint64_t hash = LOAD_RELAXED(&hashes[i]);
+        const uint64_t type = LOAD_RELAXED(&entries[i].type);
+        crg_name *name = LOAD_RELAXED(&names[i]);
+        void *value = LOAD_RELAXED(&entries[i].value);
+        if (word == 0) {
+            if ((hash | type) != 0 || name != NULL || value != NULL) {
+                *where = i;
+                return CRG_BROKEN_EMPTY_SLOT;
+            }
+            continue;
+        }
+        *where = i;
+        occupied++;
+        crg_key key = name != NULL ? crg_key_named(type, crg_internal_name_bytes(name), name->len, 0)
+                                   : crg_key_unnamed(type);
+        if (value == NULL || (name == NULL && crg_internal_key_hash(&key) != hash)) {
+            return CRG_BROKEN_ENTRY;
+        }
+        const size_t distance = crg_distance(i, hash, mask);
+        if (word != crg_internal_meta(crg_internal_tag(hash, name != NULL), distance)) {
+            return CRG_BROKEN_META;
+        }
+        if (distance > 0) {
+            const size_t before = (i - 1) & mask;
+            if (LOAD_RELAXED(&meta[before]) == 0 ||
+                distance > crg_distance(before, LOAD_RELAXED(&hashes[before]), mask) + 1) {
+                return CRG_BROKEN_ORDER;
+            }
+        }
+        key.hash = hash;
+        if (crg_internal_probe(s, crg_internal_probe_key(&key), hash, &key) != (ptrdiff_t)i) {
+            return CRG_BROKEN_PROBE;
+        }
+    }
+    *where = SIZE_MAX;
+    if (occupied != t->count) {
+        return CRG_BROKEN_COUNT;
+    }
+    if (!s->is_static && t->count > crg_max_load(capacity)) {
+        return CRG_BROKEN_LOAD;
+    }
+    return 0;
+}
+
+int crg_check_invariants(crg_table *t, size_t *slot) {
+    if (t == NULL) {
+        return EINVAL;
+    }
+    size_t where;
+    crg_mutex_lock(t->mutex);
+    int broken = crg_check_locked(t, &where);
+    crg_mutex_unlock(t->mutex);
+    if (slot != NULL) {
+        *slot = where;
+    }
+    return broken;
+}

@@ -303,6 +303,49 @@ typedef struct crg_stats {
 /** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
 int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
 
+/**
+ * What crg_check_invariants found broken: the first violation, in this order
+ * for the whole table and then slot by slot. The values lie above every
+ * errno value, so they never read as one.
+ */
+typedef enum crg_invariant {
+    /** The sequence number is odd outside a write. */
+    CRG_BROKEN_SEQUENCE = 0x100,
+    /** The slot array: its capacity is not a power of two, its meta pointer
+     * is not where its layout puts it, it is below the table's minimum
+     * capacity, or it is the shared empty array while the table counts keys. */
+    CRG_BROKEN_ARRAY,
+    /** An empty slot (meta word 0) whose hash, type, name or value is not 0. */
+    CRG_BROKEN_EMPTY_SLOT,
+    /** An occupied slot without a value, or an unnamed entry whose stored
+     * hash is not its type's. */
+    CRG_BROKEN_ENTRY,
+    /** A meta word that is not the entry's: its tag (7 hash bits and whether
+     * the key has a name) or its distance from home (+ 1, saturating). */
+    CRG_BROKEN_META,
+    /** Robin Hood order: an entry away from home right after an empty slot,
+     * or more than one slot further from home than the entry before it. */
+    CRG_BROKEN_ORDER,
+    /** A lookup of an entry's key (from its stored hash) does not end at
+     * that entry: the key is in the table twice, or the probe cannot reach it. */
+    CRG_BROKEN_PROBE,
+    /** The count differs from the number of occupied slots. */
+    CRG_BROKEN_COUNT,
+    /** The count is above the load bound: 3/4 of the capacity (7 of the
+     * smallest array's 8). */
+    CRG_BROKEN_LOAD
+} crg_invariant;
+
+/**
+ * Checks every invariant of the table's layout (crg_table_inline.h) against
+ * its current array, holding the mutex: see crg_invariant. For tests and the
+ * fuzzer, after each operation; O(capacity) plus a probe per key, and no
+ * lookup or write calls it. Returns 0 when they all hold, EINVAL for a NULL
+ * table, or the crg_invariant found broken; *slot (when non-NULL) receives
+ * the slot where it was found, or SIZE_MAX for the whole table (and for 0).
+ */
+int crg_check_invariants(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE slot);
+
 CRG_EXTERN_C_END
 
 #include "crg_table_inline.h"
