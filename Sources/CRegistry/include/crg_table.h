@@ -237,7 +237,9 @@ int crg_get(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULL
  * the value that was replaced, or NULL if the key was new: a table without a
  * release function hands it back to the caller; one with a release function
  * has retired it, and the pointer is only information. A new key's name is
- * copied. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
+ * copied, and growing allocates a new array; replacing allocates nothing,
+ * except in a table that owns its values: the node that retires the old
+ * value. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
  * unchanged and *previous untouched. The _locked form expects the caller to
  * hold the table's mutex.
  */
@@ -248,8 +250,9 @@ int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *C
 
 /**
  * Removes `key`. On success its value goes to *value (when non-NULL), with the
- * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM or
- * EBUSY (on an error nothing changed). May shrink the table; if that
+ * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM
+ * (only in a table that owns its values: the node that retires the value) or
+ * EBUSY; on an error nothing changed. May shrink the table; if that
  * allocation fails the table simply stays larger.
  */
 int crg_remove(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
