@@ -2,10 +2,14 @@
  * libFuzzer harness for CRegistry: the input is a program of table
  * operations, run against the table and against a plain array model at the
  * same time. Any disagreement traps (and so does an inline key hash that
- * differs from xxHash's own). Allocation failures are injected on
- * demand to check that a failed operation leaves the table as it was. The
- * table does not own its values (no release function), so replaced and
- * removed values come back to the caller; its own memory (slot arrays, names)
+ * differs from xxHash's own, or a broken layout invariant: crg_check_invariants
+ * runs after every operation). Allocation failures are injected on demand to
+ * check that a failed operation leaves the table as it was. The input's first
+ * byte chooses colliding name hashes and whether the table owns its values:
+ * without a release function, replaced and removed values come back to the
+ * caller; with one, every value is released exactly once, only after it left
+ * the table, and replacing or removing may then fail for want of the node
+ * that retires the value. The table's own memory (slot arrays, names, nodes)
  * is retired and freed by crg_collect().
  *
  * Build and run: make fuzz (FUZZ_SECONDS=60 by default).
@@ -31,6 +35,9 @@ typedef struct {
 static model_entry model[MAX_KEYS];
 static size_t model_count;
 static int fail_next_allocation;
+/* Values stored and values released, for a table that owns its values. */
+static size_t values_stored;
+static size_t values_released;
 
 #define CHECK(condition) do { if (!(condition)) __builtin_trap(); } while (0)
 
@@ -97,6 +104,15 @@ static model_entry *model_find(const fuzz_key *k) {
     return NULL;
 }
 
+/* An owning table's release: the value has left the table and the model. */
+static void release_value(void *value, void *context) {
+    (void)context;
+    for (size_t i = 0; i < model_count; i++) {
+        CHECK(model[i].value != (uintptr_t)value);
+    }
+    values_released++;
+}
+
 static int visit_check(const crg_entry *entry, void *context) {
     size_t *seen = context;
     fuzz_key k;
@@ -122,6 +138,8 @@ static void check_everything(crg_table *t) {
     CHECK(crg_get_stats(t, &stats) == 0);
     CHECK(stats.count * 4 <= stats.capacity * 3 || (stats.capacity == 8 && stats.count <= 7));
     CHECK((stats.capacity & (stats.capacity - 1)) == 0);
+    size_t slot = 0;
+    CHECK(crg_check_invariants(t, &slot) == 0 && slot == SIZE_MAX);
 }
 
 /* The inline key hashes equal XXH3_64bits_withSeed: seed, type and name
@@ -138,9 +156,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = { data, size, 0 };
     model_count = 0;
     fail_next_allocation = 0;
-    const int collide = next(&r) & 1;
+    values_stored = 0;
+    values_released = 0;
+    const uint8_t mode = next(&r);
+    const int collide = mode & 1;
+    const int owns = (mode & 2) != 0;
     crg_allocator allocator = { fuzz_allocate, fuzz_deallocate, NULL };
-    crg_options options = { next(&r) % 64, NULL, &allocator, NULL, NULL };
+    crg_options options = { next(&r) % 64, NULL, &allocator, owns ? release_value : NULL, NULL };
     crg_table *t = NULL;
     if (crg_create(&t, &options) != 0) {
         return 0;
@@ -163,11 +185,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             uintptr_t value = next_value++;
             rc = crg_put(t, &key, (void *)value, &out);
             if (rc == ENOMEM) {
-                CHECK(e == NULL); /* replacing never allocates */
+                CHECK(e == NULL || owns); /* replacing allocates only a node to retire the old value */
                 check_everything(t);
                 break;
             }
             CHECK(rc == 0);
+            values_stored++;
             if (e) {
                 CHECK((uintptr_t)out == e->value);
                 e->value = value;
@@ -188,7 +211,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         case 5: case 6: /* remove */
             rc = crg_remove(t, &key, &out);
-            if (e) {
+            if (e && rc == ENOMEM) {
+                CHECK(owns); /* only the node that retires the value is allocated */
+                check_everything(t);
+            } else if (e) {
                 CHECK(rc == 0 && (uintptr_t)out == e->value);
                 *e = model[--model_count];
             } else {
@@ -204,9 +230,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         fail_next_allocation = 0;
+        size_t slot = 0;
+        CHECK(crg_check_invariants(t, &slot) == 0 && slot == SIZE_MAX);
     }
     check_everything(t);
     crg_destroy(t);
+    model_count = 0;
     crg_collect(); /* frees what the table retired: the sanitizers see every free */
+    CHECK(!owns || values_released == values_stored);
     return 0;
 }

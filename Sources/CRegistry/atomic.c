@@ -3,21 +3,37 @@
  */
 #include "crg_atomic.h"
 
-#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "crg_private.h"
 
 /* Cache-line aligned, so the cells every resolve reads share no line with
  * data that other threads write. */
 _Alignas(64) crg_cell crg_internal_global_cells[CRG_GLOBAL_CELLS];
 _Alignas(64) crg_word crg_internal_global_words[CRG_GLOBAL_WORDS];
 
+/* `count` (at least 1) zeroed elements of `size` bytes, or NULL. */
+static void *crg_zeroed(size_t count, size_t size) {
+    count = count ? count : 1;
+    if (count > SIZE_MAX / size) {
+        return NULL;
+    }
+    void *memory = crg_alloc(&crg_internal_default_allocator, count * size);
+    if (memory != NULL) {
+        memset(memory, 0, count * size);
+    }
+    return memory;
+}
+
 crg_cell *crg_cells_create(size_t count) {
-    return calloc(count ? count : 1, sizeof(crg_cell));
+    return crg_zeroed(count, sizeof(crg_cell));
 }
 
 crg_word *crg_words_create(size_t count) {
-    return calloc(count ? count : 1, sizeof(crg_word));
+    return crg_zeroed(count, sizeof(crg_word));
 }
 
 void crg_cells_destroy(void *cells) {
-    free(cells);
+    crg_free(&crg_internal_default_allocator, cells);
 }

@@ -1,53 +1,77 @@
 /*
  * Containers: a table and an ordered list of children, searched depth first.
- * See include/crg_table.h.
+ * See include/crg_container.h.
  *
  * The child list is an immutable array: adding a child publishes a new one
  * (release) and retires the old, so readers walk whichever they loaded.
  */
-#include "crg_table.h"
+#include "crg_container.h"
 #include "crg_epoch.h"
 
 #include <errno.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
-typedef struct crg_children {
-    crg_garbage garbage;
+#include "crg_private.h"
+
+/* Given back to its own allocator copy: a retired list may be released
+ * after the container it belonged to. */
+struct crg_children {
+    crg_retire_node retire;
+    crg_allocator allocator;
     size_t count;
     crg_container *items[];
-} crg_children;
-
-struct crg_container {
-    /* crg_container_head (crg_table_inline.h): what the inline lookup reads. */
-    crg_table *table;
-    crg_children *children; /* atomic pointer; NULL: none */
-    crg_garbage garbage;
 };
 
-static void crg_free_object(void *object, void *context) {
-    (void)context;
-    free(object);
+struct crg_container {
+    /* What the inline lookup (crg_container.h) reads: the table, and the
+     * child list (an atomic pointer; NULL: none). */
+    crg_container_head head;
+    /* The rest is the writers'. */
+    crg_retire_node retire;
+    crg_allocator allocator; /* the table's: for the container and its child lists */
+    void *memory;            /* what was allocated: the container starts on a cache line inside it */
+};
+
+enum { CRG_CONTAINER_ALIGN = 64 };
+
+/* crg_container_find reads a crg_container as its head: a pointer to a
+ * struct is a pointer to its first member, and this keeps it first. */
+_Static_assert(offsetof(struct crg_container, head) == 0, "the head starts the container");
+
+static void crg_release_children(crg_retire_node *node) {
+    crg_children *children = CRG_CONTAINER_OF(node, crg_children, retire);
+    const crg_allocator allocator = children->allocator;
+    crg_free(&allocator, children);
 }
 
-static void crg_retire_free(crg_garbage *node, void *object) {
-    node->release = crg_free_object;
-    node->object = object;
-    node->context = NULL;
-    crg_internal_retire_node(node);
+static void crg_release_container(crg_retire_node *node) {
+    crg_container *c = CRG_CONTAINER_OF(node, crg_container, retire);
+    const crg_allocator allocator = c->allocator;
+    crg_free(&allocator, c->memory);
 }
 
 int crg_container_create(crg_container **out, const crg_options *options) {
     if (out == NULL) {
         return EINVAL;
     }
-    crg_container *c = calloc(1, sizeof *c);
+    const crg_allocator *allocator = crg_allocator_or_default(options != NULL ? options->allocator : NULL);
+    if (allocator == NULL) {
+        return EINVAL;
+    }
+    /* On a cache line of its own allocation, as a table is: every resolve
+     * reads the head, and no other allocation's writes share its line. */
+    void *memory = NULL;
+    crg_container *c = crg_alloc_aligned(allocator, sizeof *c, CRG_CONTAINER_ALIGN, &memory);
     if (c == NULL) {
         return ENOMEM;
     }
-    int rc = crg_create(&c->table, options);
+    memset(c, 0, sizeof *c);
+    c->allocator = *allocator;
+    c->memory = memory;
+    int rc = crg_create(&c->head.table, options);
     if (rc != 0) {
-        free(c);
+        crg_free(allocator, memory);
         return rc;
     }
     *out = c;
@@ -58,16 +82,16 @@ void crg_container_destroy(crg_container *c) {
     if (c == NULL) {
         return;
     }
-    crg_children *children = __atomic_load_n(&c->children, __ATOMIC_ACQUIRE);
-    crg_destroy(c->table);
+    crg_children *children = __atomic_load_n(&c->head.children, __ATOMIC_ACQUIRE);
+    crg_destroy(c->head.table);
     if (children != NULL) {
-        crg_retire_free(&children->garbage, children);
+        crg_retire_embedded(&children->retire, crg_release_children);
     }
-    crg_retire_free(&c->garbage, c);
+    crg_retire_embedded(&c->retire, crg_release_container);
 }
 
 crg_table *crg_container_table(crg_container *c) {
-    return c->table;
+    return c->head.table;
 }
 
 /* Whether `target` is `c` or one of its descendants. The mutex must be held. */
@@ -75,7 +99,7 @@ static bool crg_container_reaches(crg_container *c, const crg_container *target)
     if (c == target) {
         return true;
     }
-    crg_children *children = c->children;
+    crg_children *children = c->head.children;
     for (size_t i = 0; children != NULL && i < children->count; i++) {
         if (crg_container_reaches(children->items[i], target)) {
             return true;
@@ -91,28 +115,30 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     if (crg_container_reaches(child, c)) {
         return ELOOP;
     }
-    crg_children *old = c->children;
+    crg_children *old = c->head.children;
     size_t count = old ? old->count : 0;
-    crg_children *fresh = malloc(sizeof(crg_children) + (count + 1) * sizeof(crg_container *));
+    if (count + 1 > (SIZE_MAX - sizeof(crg_children)) / sizeof(crg_container *)) {
+        return ENOMEM;
+    }
+    crg_children *fresh = crg_alloc(&c->allocator, sizeof(crg_children) + (count + 1) * sizeof(crg_container *));
     if (fresh == NULL) {
         return ENOMEM;
     }
-    memset(&fresh->garbage, 0, sizeof fresh->garbage);
+    fresh->allocator = c->allocator;
     fresh->count = count + 1;
     if (count > 0) {
         memcpy(fresh->items, old->items, count * sizeof(crg_container *));
     }
     fresh->items[count] = child;
-    __atomic_store_n(&c->children, fresh, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->head.children, fresh, __ATOMIC_RELEASE);
     if (old != NULL) {
-        crg_retire_free(&old->garbage, old);
+        crg_retire_embedded(&old->retire, crg_release_children);
     }
     return 0;
 }
 
-/* `list` is the container's child list, loaded (acquire) by the caller. */
-int crg_internal_find_in_children(void *list, crg_key *key, void **value) {
-    crg_children *children = list;
+/* `children` is the container's child list, loaded (acquire) by the caller. */
+int crg_internal_find_in_children(crg_children *children, crg_key *key, void **value) {
     for (size_t i = 0; i < children->count; i++) {
         if (crg_container_find(children->items[i], key, value) == 0) {
             return 0;

@@ -5,9 +5,6 @@
  * The epoch mutex guards the reader list, the queue of retired objects and
  * epoch advances. It is a leaf lock: nothing is called out while it is held.
  */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* posix_memalign under -std=c11 */
-#endif
 #include "crg_epoch.h"
 
 #include <errno.h>
@@ -15,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "crg_private.h"
 
 CRG_THREAD_LOCAL crg_reader *crg_internal_current_reader;
 uint64_t crg_internal_epoch;
@@ -26,8 +25,8 @@ static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
 static crg_reader *readers;
 static uint32_t reader_count;
 /* Retired objects, oldest first; epochs never decrease along the queue. */
-static crg_garbage *queue_head;
-static crg_garbage *queue_tail;
+static crg_retire_node *queue_head;
+static crg_retire_node *queue_tail;
 
 /* Set while this thread runs release callbacks, so that a collect they cause
  * returns at once (the outer loop picks up what they retire). */
@@ -56,8 +55,11 @@ crg_reader *crg_internal_attach_reader(void) {
         reader = reader->next;
     }
     if (reader == NULL) {
-        void *memory = NULL;
-        if (posix_memalign(&memory, CRG_READER_SIZE, CRG_READER_SIZE) != 0) {
+        /* Records are never freed (they are reused), so the allocation's
+         * own address is not kept. */
+        void *unused;
+        void *memory = crg_alloc_aligned(&crg_internal_default_allocator, CRG_READER_SIZE, CRG_READER_SIZE, &unused);
+        if (memory == NULL) {
             pthread_mutex_unlock(&epoch_mutex);
             fputs("CRegistry: out of memory for a thread's 128-byte reader record\n", stderr);
             abort();
@@ -129,11 +131,12 @@ static bool crg_try_advance(void) {
     return true;
 }
 
-void crg_internal_retire_node(crg_garbage *node) {
+void crg_retire_embedded(crg_retire_node *node, crg_node_release_fn release) {
+    node->release = release;
+    node->next = NULL;
     /* Everything the caller unlinked is visible before the epoch is read:
      * pairs with the fence in crg_read_begin. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    node->next = NULL;
     pthread_mutex_lock(&epoch_mutex);
     node->epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
     if (queue_tail != NULL) {
@@ -146,41 +149,57 @@ void crg_internal_retire_node(crg_garbage *node) {
     pthread_mutex_unlock(&epoch_mutex);
 }
 
-/* What crg_retire queues: a node of its own around the caller's object. */
-typedef struct crg_boxed_garbage {
-    crg_garbage node;
+/* What crg_retire queues: a node of its own around the caller's object,
+ * and the allocator that gives the box back. */
+struct crg_retire_box {
+    crg_retire_node node;
+    crg_allocator allocator;
     crg_release_fn release;
     void *object;
     void *context;
-} crg_boxed_garbage;
+};
 
-/* Frees the node, then releases the object (which may retire more). */
-static void crg_run_boxed(void *raw, void *unused) {
-    (void)unused;
-    crg_boxed_garbage *boxed = raw;
-    crg_release_fn release = boxed->release;
-    void *object = boxed->object;
-    void *context = boxed->context;
-    free(boxed);
+crg_retire_box *crg_retire_box_create(const crg_allocator *a) {
+    crg_retire_box *box = crg_alloc(a, sizeof *box);
+    if (box != NULL) {
+        box->allocator = *a;
+    }
+    return box;
+}
+
+/* Gives the box back, then releases the object (which may retire more). */
+static void crg_release_box(crg_retire_node *node) {
+    crg_retire_box *box = CRG_CONTAINER_OF(node, crg_retire_box, node);
+    const crg_allocator allocator = box->allocator;
+    const crg_release_fn release = box->release;
+    void *object = box->object;
+    void *context = box->context;
+    crg_free(&allocator, box);
     release(object, context);
 }
 
-int crg_retire(void *object, crg_release_fn release, void *context) {
-    if (object == NULL || release == NULL) {
+void crg_retire_box_queue(crg_retire_box *box, void *object, crg_release_fn release, void *context) {
+    box->release = release;
+    box->object = object;
+    box->context = context;
+    crg_retire_embedded(&box->node, crg_release_box);
+}
+
+int crg_retire_with(const crg_allocator *allocator, void *object, crg_release_fn release, void *context) {
+    const crg_allocator *a = crg_allocator_or_default(allocator);
+    if (object == NULL || release == NULL || a == NULL) {
         return EINVAL;
     }
-    crg_boxed_garbage *boxed = malloc(sizeof *boxed);
-    if (boxed == NULL) {
+    crg_retire_box *box = crg_retire_box_create(a);
+    if (box == NULL) {
         return ENOMEM;
     }
-    boxed->release = release;
-    boxed->object = object;
-    boxed->context = context;
-    boxed->node.release = crg_run_boxed;
-    boxed->node.object = boxed;
-    boxed->node.context = NULL;
-    crg_internal_retire_node(&boxed->node);
+    crg_retire_box_queue(box, object, release, context);
     return 0;
+}
+
+int crg_retire(void *object, crg_release_fn release, void *context) {
+    return crg_retire_with(NULL, object, release, context);
 }
 
 size_t crg_collect(void) {
@@ -197,11 +216,11 @@ size_t crg_collect(void) {
             }
         }
         uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
-        crg_garbage *ready = NULL;
-        crg_garbage **ready_tail = &ready;
+        crg_retire_node *ready = NULL;
+        crg_retire_node **ready_tail = &ready;
         size_t count = 0;
         while (queue_head != NULL && queue_head->epoch + 2 <= epoch) {
-            crg_garbage *node = queue_head;
+            crg_retire_node *node = queue_head;
             queue_head = node->next;
             node->next = NULL;
             *ready_tail = node;
@@ -217,14 +236,11 @@ size_t crg_collect(void) {
         }
         collecting = true;
         while (ready != NULL) {
-            crg_garbage *node = ready;
+            crg_retire_node *node = ready;
+            /* The release frees the object the node is embedded in: take
+             * the link first. */
             ready = node->next;
-            /* The release may free the node itself (it is often embedded in
-             * the object): read everything first. */
-            crg_release_fn release = node->release;
-            void *object = node->object;
-            void *context = node->context;
-            release(object, context);
+            node->release(node);
         }
         collecting = false;
         __atomic_sub_fetch(&crg_internal_retired, count, __ATOMIC_RELAXED);

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "crg_private.h"
+
 /* The fields every lock and unlock writes (owner, depth, the pthread mutex)
- * share one cache line: the struct is allocated 64-byte aligned, so under
- * contention one line moves between cores rather than two. */
+ * share one cache line: the struct starts on a 64-byte boundary, so under
+ * contention one line moves between cores rather than two. What frees it
+ * comes last, on a line of its own. */
 struct crg_mutex {
     pthread_mutex_t mutex;
     /* The holder's identity (the address of a thread-local), or NULL. Written
@@ -27,11 +30,15 @@ struct crg_mutex {
     /* Whether taking and letting go of it steps the per-thread caches'
      * version (crg_tcache.h): set once, for the registry's mutex. */
     bool versioned;
+    crg_allocator allocator;
+    void *memory;   /* what was allocated: the mutex starts on a cache line inside it */
 };
 
 struct crg_condition {
     pthread_cond_t condition;
 };
+
+enum { CRG_MUTEX_ALIGN = 64 };
 
 /* One byte per thread whose address identifies the thread. */
 static CRG_THREAD_LOCAL char crg_thread_identity;
@@ -40,21 +47,27 @@ static inline const void *crg_self(void) {
     return &crg_thread_identity;
 }
 
-crg_mutex *crg_mutex_create(void) {
+crg_mutex *crg_internal_mutex_create(const crg_allocator *a) {
     void *memory = NULL;
-    if (posix_memalign(&memory, 64, sizeof(crg_mutex)) != 0) {
+    crg_mutex *m = crg_alloc_aligned(a, sizeof(crg_mutex), CRG_MUTEX_ALIGN, &memory);
+    if (m == NULL) {
         return NULL;
     }
-    crg_mutex *m = memory;
     if (pthread_mutex_init(&m->mutex, NULL) != 0) {
-        free(m);
+        crg_free(a, memory);
         return NULL;
     }
     m->owner = NULL;
     m->depth = 0;
     m->references = 1;
     m->versioned = false;
+    m->allocator = *a;
+    m->memory = memory;
     return m;
+}
+
+crg_mutex *crg_mutex_create(void) {
+    return crg_internal_mutex_create(&crg_internal_default_allocator);
 }
 
 crg_mutex *crg_mutex_retain(crg_mutex *m) {
@@ -67,7 +80,8 @@ crg_mutex *crg_mutex_retain(crg_mutex *m) {
 void crg_mutex_release(crg_mutex *m) {
     if (m != NULL && __atomic_sub_fetch(&m->references, 1, __ATOMIC_ACQ_REL) == 0) {
         pthread_mutex_destroy(&m->mutex);
-        free(m);
+        const crg_allocator allocator = m->allocator;
+        crg_free(&allocator, m->memory);
     }
 }
 
@@ -148,12 +162,12 @@ bool crg_mutex_held(crg_mutex *m) {
 }
 
 crg_condition *crg_condition_create(void) {
-    crg_condition *c = malloc(sizeof *c);
+    crg_condition *c = crg_alloc(&crg_internal_default_allocator, sizeof *c);
     if (c == NULL) {
         return NULL;
     }
     if (pthread_cond_init(&c->condition, NULL) != 0) {
-        free(c);
+        crg_free(&crg_internal_default_allocator, c);
         return NULL;
     }
     return c;
@@ -162,7 +176,7 @@ crg_condition *crg_condition_create(void) {
 void crg_condition_destroy(crg_condition *c) {
     if (c != NULL) {
         pthread_cond_destroy(&c->condition);
-        free(c);
+        crg_free(&crg_internal_default_allocator, c);
     }
 }
 

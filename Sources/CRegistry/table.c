@@ -33,6 +33,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "crg_private.h"
+
 /* Shorter names for the layout helpers of crg_table_inline.h. */
 #define crg_distance crg_internal_distance
 #define ENTRIES(s) crg_internal_entries(s)
@@ -174,11 +176,10 @@ static inline bool crg_key_valid(const crg_key *key) {
 /* ------------------------------------------------------------------------ */
 
 struct crg_table {
-    /* What readers read, first (crg_table_head, crg_table_inline.h): the
-     * sequence number, odd while a writer moves slots, and the current array
-     * (an atomic pointer). */
-    uint64_t seq;
-    crg_slots *slots;
+    /* What readers read, first: the sequence number, odd while a writer moves
+     * slots, and the current array (an atomic pointer). The inline lookup
+     * (crg_table_inline.h) reads the table through this head. */
+    crg_table_head head;
     /* The rest is the writers', under the mutex. */
     size_t count;
     size_t min_capacity;
@@ -187,9 +188,13 @@ struct crg_table {
     crg_release_fn release;
     void *release_context;
     unsigned busy;    /* > 0 while a visitor or drop callback runs */
-    crg_garbage garbage;
+    crg_retire_node retire;
     void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
+
+/* crg_find reads a crg_table as its head: a pointer to a struct is a pointer
+ * to its first member, and these keep it first. */
+_Static_assert(offsetof(struct crg_table, head) == 0, "the head starts the table");
 
 /* The array of a new or cleared table: one empty slot, never written, laid
  * out as crg_slots_create lays out arrays (the checks below hold it to that). */
@@ -207,24 +212,6 @@ _Static_assert(offsetof(__typeof__(crg_empty), hashes) == sizeof(crg_slots) + si
 _Static_assert(offsetof(__typeof__(crg_empty), meta) ==
                    sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t),
                "then meta");
-
-static void *crg_default_allocate(size_t size, void *context) {
-    (void)context;
-    return malloc(size);
-}
-
-static void crg_default_deallocate(void *pointer, void *context) {
-    (void)context;
-    free(pointer);
-}
-
-static inline void *crg_alloc(const crg_allocator *a, size_t size) {
-    return a->allocate(size, a->context);
-}
-
-static inline void crg_free(const crg_allocator *a, void *pointer) {
-    a->deallocate(pointer, a->context);
-}
 
 enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
 
@@ -284,55 +271,62 @@ static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
     return s;
 }
 
-/* What follows a name's bytes (at the next multiple of 8): for writers only. */
-typedef struct crg_name_trailer {
-    crg_garbage garbage;
+/* A name as allocated: what only writers use (the node that retires it and
+ * the allocator that frees it), then the crg_name readers see (its length),
+ * then its bytes. */
+typedef struct crg_name_block {
+    crg_retire_node node;
     crg_allocator allocator;
-} crg_name_trailer;
+    crg_name name;
+} crg_name_block;
+#if UINTPTR_MAX == UINT64_MAX
+/* The writers' part is a multiple of 16 bytes, so the length and a short
+ * name's bytes lie in the 16-byte-aligned stretch where the allocation
+ * started, as if the name were allocated alone. */
+_Static_assert(offsetof(crg_name_block, name) % 16 == 0, "the name keeps the allocation's alignment");
+#endif
 
-static inline size_t crg_name_trailer_offset(size_t len) {
-    return (sizeof(crg_name) + len + 7) & ~(size_t)7;
-}
-
-static inline crg_name_trailer *crg_name_trailer_of(crg_name *name) {
-    return (crg_name_trailer *)(void *)((uint8_t *)(void *)name + crg_name_trailer_offset(name->len));
+static inline crg_name_block *crg_name_block_of(crg_name *name) {
+    return CRG_CONTAINER_OF(name, crg_name_block, name);
 }
 
 /* A copy of `len` bytes, or NULL when out of memory. */
 static crg_name *crg_name_create(const crg_table *t, const void *bytes, size_t len) {
-    if (len > SIZE_MAX - sizeof(crg_name_trailer) - 2 * sizeof(crg_name) - 8) {
+    const size_t header = offsetof(crg_name_block, name) + sizeof(crg_name);
+    if (len > SIZE_MAX - header) {
         return NULL;
     }
-    crg_name *name = crg_alloc(&t->allocator, crg_name_trailer_offset(len) + sizeof(crg_name_trailer));
-    if (name == NULL) {
+    crg_name_block *block = crg_alloc(&t->allocator, header + len);
+    if (block == NULL) {
         return NULL;
     }
+    block->allocator = t->allocator;
+    crg_name *name = &block->name;
     name->len = len;
     if (len > 0) {
         memcpy((uint8_t *)(void *)(name + 1), bytes, len);
     }
-    crg_name_trailer *trailer = crg_name_trailer_of(name);
-    memset(&trailer->garbage, 0, sizeof trailer->garbage);
-    trailer->allocator = t->allocator;
     return name;
 }
 
-static void crg_name_free(void *object, void *context) {
-    (void)context;
-    crg_name *name = object;
-    crg_allocator allocator = crg_name_trailer_of(name)->allocator;
-    crg_free(&allocator, name);
+static void crg_name_free(crg_name *name) {
+    crg_name_block *block = crg_name_block_of(name);
+    crg_allocator allocator = block->allocator;
+    crg_free(&allocator, block);
+}
+
+static void crg_release_name(crg_retire_node *node) {
+    crg_name_free(&CRG_CONTAINER_OF(node, crg_name_block, node)->name);
 }
 
 /* Releases a retired array: its contents first, if it took them along. */
-static void crg_slots_free(void *object, void *context) {
-    (void)context;
-    crg_slots *s = object;
+static void crg_release_slots(crg_retire_node *node) {
+    crg_slots *s = CRG_CONTAINER_OF(node, crg_slots, retire);
     if (s->owns_contents) {
         for (size_t i = 0; i <= s->mask; i++) {
             if (META(s)[i] != 0) {
                 if (NAMES(s)[i] != NULL) {
-                    crg_name_free(NAMES(s)[i], NULL);
+                    crg_name_free(NAMES(s)[i]);
                 }
                 if (s->release != NULL) {
                     s->release(ENTRIES(s)[i].value, s->release_context);
@@ -351,21 +345,13 @@ static void crg_retire_slots(crg_slots *s, bool with_contents, const crg_table *
     s->owns_contents = with_contents;
     s->release = t->release;
     s->release_context = t->release_context;
-    s->garbage.release = crg_slots_free;
-    s->garbage.object = s;
-    s->garbage.context = NULL;
-    crg_internal_retire_node(&s->garbage);
+    crg_retire_embedded(&s->retire, crg_release_slots);
 }
 
 static void crg_retire_name(crg_name *name) {
-    if (name == NULL) {
-        return;
+    if (name != NULL) {
+        crg_retire_embedded(&crg_name_block_of(name)->node, crg_release_name);
     }
-    crg_name_trailer *trailer = crg_name_trailer_of(name);
-    trailer->garbage.release = crg_name_free;
-    trailer->garbage.object = name;
-    trailer->garbage.context = NULL;
-    crg_internal_retire_node(&trailer->garbage);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -375,7 +361,7 @@ static void crg_retire_name(crg_name *name) {
 int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
     if (index >= 0 && value != NULL) {
         *value = ENTRIES(s)[index].value;
@@ -425,12 +411,12 @@ int crg_get(crg_table *t, crg_key *key, void **value) {
  * before any slot changes (the release fence orders it before them); the last
  * makes it even again after they all have. */
 static inline void crg_write_begin(crg_table *t) {
-    STORE_RELAXED(&t->seq, t->seq + 1);
+    STORE_RELAXED(&t->head.seq, t->head.seq + 1);
     __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 static inline void crg_write_end(crg_table *t) {
-    STORE_RELEASE(&t->seq, t->seq + 1);
+    STORE_RELEASE(&t->head.seq, t->head.seq + 1);
 }
 
 /* One entry as writers move it: what the four arrays hold for a slot. */
@@ -494,23 +480,44 @@ static void crg_place(crg_slots *s, crg_record entry) {
     }
 }
 
-/* Moves every entry into a new array of `capacity` slots, publishes it and
- * retires the old one. The old array is never changed, so readers still on
- * it see a consistent table. On ENOMEM nothing changed. */
-static int crg_resize(crg_table *t, size_t capacity) {
+/* Moves every entry into a new array of `capacity` slots, and `extra` too
+ * when it is not NULL (a key not in the table, whose name the table now
+ * owns), then publishes the new array and retires the old one. The old
+ * array is never changed, so readers still on it see a consistent table; the
+ * new one is private until published. On ENOMEM nothing changed. */
+static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
     crg_slots *fresh = crg_slots_create(t, capacity);
     if (fresh == NULL) {
         return ENOMEM;
     }
-    crg_slots *old = t->slots;
+    crg_slots *old = t->head.slots;
     for (size_t i = 0; i <= old->mask; i++) {
         if (crg_occupied(old, i)) {
             crg_place(fresh, crg_record_load(old, i));
         }
     }
-    STORE_RELEASE(&t->slots, fresh);
+    if (extra != NULL) {
+        crg_place(fresh, *extra);
+    }
+    STORE_RELEASE(&t->head.slots, fresh);
     crg_retire_slots(old, false, t);
     return 0;
+}
+
+/* Adds `entry` (a key not in the table) through a larger array: the first
+ * real one for a table still on the shared empty array, otherwise one of
+ * twice the capacity. ENOMEM (nothing changed) when that cannot be had. */
+static int crg_grow(crg_table *t, const crg_record *entry) {
+    const crg_slots *s = t->head.slots;
+    size_t target = t->min_capacity;
+    if (!s->is_static) {
+        const size_t capacity = s->mask + 1;
+        if (capacity > SIZE_MAX / 2 || !crg_capacity_fits(capacity * 2)) {
+            return ENOMEM;
+        }
+        target = capacity * 2;
+    }
+    return crg_resize(t, target, entry);
 }
 
 int crg_create(crg_table **out, const crg_options *options) {
@@ -522,12 +529,9 @@ int crg_create(crg_table **out, const crg_options *options) {
     if (options == NULL) {
         options = &defaults;
     }
-    crg_allocator allocator = { crg_default_allocate, crg_default_deallocate, NULL };
-    if (options->allocator != NULL) {
-        if (options->allocator->allocate == NULL || options->allocator->deallocate == NULL) {
-            return EINVAL;
-        }
-        allocator = *options->allocator;
+    const crg_allocator *allocator = crg_allocator_or_default(options->allocator);
+    if (allocator == NULL) {
+        return EINVAL;
     }
     const size_t min_capacity = crg_capacity_for(options->capacity);
     if (min_capacity == 0) {
@@ -535,30 +539,29 @@ int crg_create(crg_table **out, const crg_options *options) {
     }
     /* The table starts on a cache line of its own allocation, so that the
      * line readers read (seq, slots) is shared with no other allocation. */
-    void *memory = crg_alloc(&allocator, sizeof(crg_table) + CRG_ALIGN - 1);
-    if (memory == NULL) {
+    void *memory = NULL;
+    crg_table *t = crg_alloc_aligned(allocator, sizeof(crg_table), CRG_ALIGN, &memory);
+    if (t == NULL) {
         return ENOMEM;
     }
-    crg_table *t = (crg_table *)(((uintptr_t)memory + CRG_ALIGN - 1) & ~(uintptr_t)(CRG_ALIGN - 1));
     memset(t, 0, sizeof *t);
     t->memory = memory;
-    t->allocator = allocator;
+    t->allocator = *allocator;
     t->release = options->release;
     t->release_context = options->release_context;
     t->min_capacity = min_capacity;
-    t->slots = &crg_empty.header;
-    t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_mutex_create();
+    t->head.slots = &crg_empty.header;
+    t->mutex = options->mutex ? crg_mutex_retain(options->mutex) : crg_internal_mutex_create(allocator);
     if (t->mutex == NULL) {
-        crg_free(&allocator, memory);
+        crg_free(allocator, memory);
         return ENOMEM;
     }
     *out = t;
     return 0;
 }
 
-static void crg_table_free(void *object, void *context) {
-    (void)context;
-    crg_table *t = object;
+static void crg_release_table(crg_retire_node *node) {
+    crg_table *t = CRG_CONTAINER_OF(node, crg_table, retire);
     crg_mutex_release(t->mutex);
     crg_allocator allocator = t->allocator;
     crg_free(&allocator, t->memory);
@@ -569,61 +572,33 @@ void crg_destroy(crg_table *t) {
         return;
     }
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->slots;
-    STORE_RELEASE(&t->slots, &crg_empty.header);
+    crg_slots *s = t->head.slots;
+    STORE_RELEASE(&t->head.slots, &crg_empty.header);
     t->count = 0;
     crg_mutex_unlock(t->mutex);
     crg_retire_slots(s, true, t);
     /* The table (and its mutex reference) goes last: a reader in crg_find may
      * still be about to lock that mutex. */
-    t->garbage.release = crg_table_free;
-    t->garbage.object = t;
-    t->garbage.context = NULL;
-    crg_internal_retire_node(&t->garbage);
+    crg_retire_embedded(&t->retire, crg_release_table);
 }
 
 crg_mutex *crg_table_mutex(crg_table *t) {
     return t ? t->mutex : NULL;
 }
 
-/* Retiring one value that left a table that owns its values: a node
- * allocated before the change (so the change itself cannot fail). */
-typedef struct crg_value_garbage {
-    crg_garbage node;
-    crg_release_fn release;
-    void *context;
-} crg_value_garbage;
-
-/* Frees the node, then releases the value. */
-static void crg_release_value(void *object, void *context) {
-    crg_value_garbage *garbage = context;
-    crg_release_fn release = garbage->release;
-    void *release_context = garbage->context;
-    free(garbage);
-    release(object, release_context);
-}
-
-/* Allocates what retiring one value needs; NULL when the table does not own
- * values (*rc untouched) or when out of memory (*rc = ENOMEM). */
-static crg_value_garbage *crg_value_garbage_create(crg_table *t, int *rc) {
+/* Retiring a value that leaves a table that owns its values takes a node
+ * (crg_retire_box), allocated before the change so that the change itself
+ * cannot fail. NULL when the table does not own values (*rc untouched) or
+ * when out of memory (*rc = ENOMEM). */
+static crg_retire_box *crg_value_box_create(crg_table *t, int *rc) {
     if (t->release == NULL) {
         return NULL;
     }
-    crg_value_garbage *garbage = malloc(sizeof *garbage);
-    if (garbage == NULL) {
+    crg_retire_box *box = crg_retire_box_create(&t->allocator);
+    if (box == NULL) {
         *rc = ENOMEM;
-        return NULL;
     }
-    garbage->release = t->release;
-    garbage->context = t->release_context;
-    return garbage;
-}
-
-static void crg_retire_value(crg_value_garbage *garbage, void *value) {
-    garbage->node.release = crg_release_value;
-    garbage->node.object = value;
-    garbage->node.context = garbage;
-    crg_internal_retire_node(&garbage->node);
+    return box;
 }
 
 int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
@@ -634,11 +609,11 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         return EBUSY;
     }
     const uint64_t hash = crg_key_hash(key);
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
     if (index >= 0) {
         int rc = 0;
-        crg_value_garbage *garbage = crg_value_garbage_create(t, &rc);
+        crg_retire_box *box = crg_value_box_create(t, &rc);
         if (rc != 0) {
             return rc;
         }
@@ -647,8 +622,8 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         crg_write_begin(t);
         STORE_RELEASE(&slot->value, value);
         crg_write_end(t);
-        if (garbage != NULL) {
-            crg_retire_value(garbage, old);
+        if (box != NULL) {
+            crg_retire_box_queue(box, old, t->release, t->release_context);
         }
         if (previous != NULL) {
             *previous = old;
@@ -665,29 +640,15 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         }
     }
     crg_record entry = { hash, key->type, name, value };
-    const size_t capacity = s->mask + 1;
-    if (s->is_static || t->count + 1 > crg_max_load(capacity)) {
-        /* Grow (or allocate the first array): the new entry goes into the
-         * private new array before it is published. */
-        size_t target = s->is_static ? t->min_capacity : capacity * 2;
-        if (!s->is_static && (capacity > SIZE_MAX / 2 || !crg_capacity_fits(capacity * 2))) {
-            target = 0;
-        }
-        crg_slots *fresh = target ? crg_slots_create(t, target) : NULL;
-        if (fresh == NULL) {
+    if (s->is_static || t->count + 1 > crg_max_load(s->mask + 1)) {
+        /* The new entry goes into the new array before it is published. */
+        int rc = crg_grow(t, &entry);
+        if (rc != 0) {
             if (name != NULL) {
-                crg_free(&t->allocator, name);
+                crg_name_free(name);
             }
-            return ENOMEM;
+            return rc;
         }
-        for (size_t i = 0; i <= s->mask; i++) {
-            if (crg_occupied(s, i)) {
-                crg_place(fresh, crg_record_load(s, i));
-            }
-        }
-        crg_place(fresh, entry);
-        STORE_RELEASE(&t->slots, fresh);
-        crg_retire_slots(s, false, t);
     } else {
         crg_write_begin(t);
         crg_place(s, entry);
@@ -717,13 +678,13 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (CRG_UNLIKELY(t->busy)) {
         return EBUSY;
     }
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
     if (index < 0) {
         return ENOENT;
     }
     int rc = 0;
-    crg_value_garbage *garbage = crg_value_garbage_create(t, &rc);
+    crg_retire_box *box = crg_value_box_create(t, &rc);
     if (rc != 0) {
         return rc;
     }
@@ -751,8 +712,8 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     t->count--;
 
     crg_retire_name(removed.name);
-    if (garbage != NULL) {
-        crg_retire_value(garbage, removed.value);
+    if (box != NULL) {
+        crg_retire_box_queue(box, removed.value, t->release, t->release_context);
     }
     if (value != NULL) {
         *value = removed.value;
@@ -767,7 +728,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
             target = t->min_capacity;
         }
         if (target < capacity) {
-            (void)crg_resize(t, target);
+            (void)crg_resize(t, target, NULL);
         }
     }
     return 0;
@@ -800,7 +761,7 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     if (t->busy) {
         return EBUSY;
     }
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     if (t->release == NULL && drop != NULL) {
         t->busy++;
         for (size_t i = 0; i <= s->mask; i++) {
@@ -810,7 +771,7 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
         }
         t->busy--;
     }
-    STORE_RELEASE(&t->slots, &crg_empty.header);
+    STORE_RELEASE(&t->head.slots, &crg_empty.header);
     t->count = 0;
     crg_retire_slots(s, true, t);
     return 0;
@@ -831,7 +792,7 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
         return EINVAL;
     }
     int rc = 0;
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     t->busy++;
     for (size_t i = 0; i <= s->mask && rc == 0; i++) {
         if (!crg_occupied(s, i)) {
@@ -866,7 +827,7 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
         return EINVAL;
     }
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->slots;
+    crg_slots *s = t->head.slots;
     crg_stats result = { t->count, s->is_static ? 0 : s->mask + 1, 0, 0 };
     for (size_t i = 0; i <= s->mask; i++) {
         if (crg_occupied(s, i)) {
@@ -880,4 +841,91 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     crg_mutex_unlock(t->mutex);
     *stats = result;
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Invariants (tests and fuzzing)                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The first broken invariant of `t`'s current array, and where; the mutex is
+ * held. Slot checks compare each slot with the one before it, so a run that
+ * wraps past the end is checked like any other. */
+static int crg_check_locked(const crg_table *t, size_t *where) {
+    *where = SIZE_MAX;
+    if (LOAD_RELAXED(&t->head.seq) & 1) {
+        return CRG_BROKEN_SEQUENCE;
+    }
+    crg_slots *s = t->head.slots;
+    const size_t mask = s->mask, capacity = mask + 1;
+    if ((capacity & mask) != 0 || s->meta != crg_internal_meta_words(s, mask)) {
+        return CRG_BROKEN_ARRAY;
+    }
+    if (s->is_static ? s != &crg_empty.header || t->count != 0 : capacity < t->min_capacity) {
+        return CRG_BROKEN_ARRAY;
+    }
+    /* The arrays' bases once: the check runs after every operation of the
+     * model test and the fuzzer, in unoptimized builds too. */
+    const uint16_t *meta = META(s);
+    const crg_slot *entries = ENTRIES(s);
+    crg_name *const *names = NAMES(s);
+    const uint64_t *hashes = HASHES(s);
+    size_t occupied = 0;
+    for (size_t i = 0; i <= mask; i++) {
+        const unsigned word = LOAD_RELAXED(&meta[i]);
+        const uint64_t hash = LOAD_RELAXED(&hashes[i]);
+        const uint64_t type = LOAD_RELAXED(&entries[i].type);
+        crg_name *name = LOAD_RELAXED(&names[i]);
+        void *value = LOAD_RELAXED(&entries[i].value);
+        if (word == 0) {
+            if ((hash | type) != 0 || name != NULL || value != NULL) {
+                *where = i;
+                return CRG_BROKEN_EMPTY_SLOT;
+            }
+            continue;
+        }
+        *where = i;
+        occupied++;
+        crg_key key = name != NULL ? crg_key_named(type, crg_internal_name_bytes(name), name->len, 0)
+                                   : crg_key_unnamed(type);
+        if (value == NULL || (name == NULL && crg_internal_key_hash(&key) != hash)) {
+            return CRG_BROKEN_ENTRY;
+        }
+        const size_t distance = crg_distance(i, hash, mask);
+        if (word != crg_internal_meta(crg_internal_tag(hash, name != NULL), distance)) {
+            return CRG_BROKEN_META;
+        }
+        if (distance > 0) {
+            const size_t before = (i - 1) & mask;
+            if (LOAD_RELAXED(&meta[before]) == 0 ||
+                distance > crg_distance(before, LOAD_RELAXED(&hashes[before]), mask) + 1) {
+                return CRG_BROKEN_ORDER;
+            }
+        }
+        key.hash = hash;
+        if (crg_internal_probe(s, crg_internal_probe_key(&key), hash, &key) != (ptrdiff_t)i) {
+            return CRG_BROKEN_PROBE;
+        }
+    }
+    *where = SIZE_MAX;
+    if (occupied != t->count) {
+        return CRG_BROKEN_COUNT;
+    }
+    if (!s->is_static && t->count > crg_max_load(capacity)) {
+        return CRG_BROKEN_LOAD;
+    }
+    return 0;
+}
+
+int crg_check_invariants(crg_table *t, size_t *slot) {
+    if (t == NULL) {
+        return EINVAL;
+    }
+    size_t where;
+    crg_mutex_lock(t->mutex);
+    int broken = crg_check_locked(t, &where);
+    crg_mutex_unlock(t->mutex);
+    if (slot != NULL) {
+        *slot = where;
+    }
+    return broken;
 }

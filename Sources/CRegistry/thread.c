@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "crg_private.h"
+
 typedef struct crg_thread_start_info {
     void (*body)(void *);
     void *context;
@@ -14,13 +16,13 @@ typedef struct crg_thread_start_info {
 
 static void *crg_thread_main(void *raw) {
     crg_thread_start_info info = *(crg_thread_start_info *)raw;
-    free(raw);
+    crg_free(&crg_internal_default_allocator, raw);
     info.body(info.context);
     return NULL;
 }
 
 int crg_thread_start(void (*body)(void *), void *context) {
-    crg_thread_start_info *info = malloc(sizeof *info);
+    crg_thread_start_info *info = crg_alloc(&crg_internal_default_allocator, sizeof *info);
     if (info == NULL) {
         return ENOMEM;
     }
@@ -29,7 +31,7 @@ int crg_thread_start(void (*body)(void *), void *context) {
     pthread_attr_t attributes;
     int rc = pthread_attr_init(&attributes);
     if (rc != 0) {
-        free(info);
+        crg_free(&crg_internal_default_allocator, info);
         return rc;
     }
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
@@ -37,7 +39,7 @@ int crg_thread_start(void (*body)(void *), void *context) {
     rc = pthread_create(&thread, &attributes, crg_thread_main, info);
     pthread_attr_destroy(&attributes);
     if (rc != 0) {
-        free(info);
+        crg_free(&crg_internal_default_allocator, info);
     }
     return rc;
 }

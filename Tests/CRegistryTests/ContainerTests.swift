@@ -7,7 +7,7 @@ import Darwin
 #endif
 import Testing
 
-/// Containers: a table and its children, searched depth first (crg_table.h).
+/// Containers: a table and its children, searched depth first (crg_container.h).
 @Suite struct ContainerTests {
     final class Container: @unchecked Sendable {
         let raw: OpaquePointer

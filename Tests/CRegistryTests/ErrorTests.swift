@@ -59,22 +59,33 @@ import Darwin
         #expect(table == nil)
     }
 
-    /// Creating a table allocates the table only (its slots come with the
-    /// first insert); when that fails, nothing is left behind.
+    /// Creating a table allocates the table and its own mutex, both from the
+    /// table's allocator (its slots come with the first insert); when either
+    /// fails, nothing is left behind.
     @Test func createFailsCleanly() {
-        for failAfter in 0..<1 {
+        for failAfter in 0..<2 {
             let allocator = TestAllocator()
             allocator.remaining = failAfter
-            var options = crg_options(capacity: 0, mutex: nil, allocator: nil, release: nil, release_context: nil)
             var table: OpaquePointer?
-            let rc = withUnsafePointer(to: &allocator.raw) { raw in
-                options.allocator = raw
+            let rc = allocator.withAllocator { raw in
+                var options = crg_options(capacity: 0, mutex: nil, allocator: raw, release: nil, release_context: nil)
                 return crg_create(&table, &options)
             }
-            #expect(rc == ENOMEM)
+            #expect(rc == ENOMEM, "allocation \(failAfter) fails")
             #expect(table == nil)
             #expect(allocator.live == 0, "nothing leaked when allocation \(failAfter) fails")
         }
+        let allocator = TestAllocator()
+        allocator.remaining = 2
+        var table: OpaquePointer?
+        let rc = allocator.withAllocator { raw in
+            var options = crg_options(capacity: 0, mutex: nil, allocator: raw, release: nil, release_context: nil)
+            return crg_create(&table, &options)
+        }
+        #expect(rc == 0 && table != nil)
+        #expect(allocator.live == 2, "the table and its mutex")
+        crg_destroy(table)
+        #expect(collect { allocator.live == 0 }, "the mutex went back to the table's allocator with the table")
     }
 
     /// Every allocation an insert can make (the name copy, the doubled slot

@@ -1,7 +1,8 @@
 import CRegistry
 import Testing
 
-/// The table checked step by step against a Swift Dictionary.
+/// The table checked step by step against a Swift Dictionary, and its
+/// layout invariants (crg_check_invariants) after every operation.
 @Suite struct ModelTests {
     /// Names that stress equality: absent, empty, one NUL byte, and many that
     /// share long prefixes or differ only in their last byte.
@@ -40,6 +41,8 @@ import Testing
                 model.removeAll()
             }
             #expect(table.count == model.count, "count at step \(step)")
+            let invariants = table.invariants
+            #expect(invariants.broken == 0, "invariant \(invariants.broken) broken at slot \(invariants.slot), step \(step)")
             if step % 25_000 == 0 || step == operations - 1 {
                 #expect(table.entries() == model, "entries at step \(step)")
                 let stats = table.stats

@@ -106,6 +106,14 @@ final class Table: @unchecked Sendable {
         return stats
     }
 
+    /// `crg_check_invariants`: 0 when every layout invariant holds, else the
+    /// broken `crg_invariant` and the slot where it was found.
+    var invariants: (broken: Int32, slot: Int) {
+        var slot = 0
+        let broken = crg_check_invariants(raw, &slot)
+        return (broken, slot)
+    }
+
     /// Clears the table and returns the values it handed back.
     func clear() -> [Int] {
         var dropped: [Int] = []

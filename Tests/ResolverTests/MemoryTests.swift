@@ -98,14 +98,19 @@ extension ResolverTests {
                 for i in 0..<7 {
                     #expect(resolver.resolve(Int.self, name: Resolver.Name("n\(i)")) == (i == 3 ? 33 : i))
                 }
-                // Replacing an existing key needs no memory and still works.
+                // Replacing an existing key retires the old registration
+                // through a node from the same allocator: without memory that
+                // fails too, is reported, and the old registration stays.
                 resolver.register(name: "n5") { 55 }
-                #expect(resolver.resolve(Int.self, name: "n5") == 55)
-                #expect(reports.messages.count == 2)
+                #expect(reports.messages.count == 3)
+                #expect(reports.messages.last?.contains("could not register 'Int:n5': out of memory") == true)
+                #expect(resolver.resolve(Int.self, name: "n5") == 5)
 
                 allocator.remaining = nil
                 resolver.register(name: "new") { -1 }
                 #expect(resolver.resolve(Int.self, name: "new") == -1)
+                resolver.register(name: "n5") { 55 }
+                #expect(resolver.resolve(Int.self, name: "n5") == 55)
             }
         }
     }

@@ -2,8 +2,8 @@
  * CRegistry: the C core under the Resolver front end.
  *
  * - crg_table.h   an xxHash-keyed Robin Hood table, keyed by (type identity,
- *                 name), searched by readers without a lock; and containers,
- *                 tables with children searched depth first.
+ *                 name), searched by readers without a lock.
+ * - crg_container.h  containers: tables with children searched depth first.
  * - crg_epoch.h   read sections and deferred release (epoch-based
  *                 reclamation): how readers stay lock-free and safe.
  * - crg_mutex.h   the writers' recursive mutex and its condition variables.
@@ -22,6 +22,7 @@
 #include "crg_mutex.h"
 #include "crg_table.h"
 #include "crg_tcache.h"
+#include "crg_container.h"
 #include "crg_thread.h"
 
 #endif /* CREGISTRY_H */

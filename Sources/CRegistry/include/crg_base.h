@@ -62,6 +62,26 @@
  */
 typedef void (*crg_release_fn)(void *CRG_NONNULL object, void *CRG_NULLABLE context);
 
+/**
+ * Where the library gets memory: `allocate(size, context)` returns at least
+ * `size` bytes aligned for any object (as malloc does), or NULL on failure,
+ * which the library reports as ENOMEM after undoing whatever the operation
+ * had begun; `deallocate(pointer, context)` gives back what it returned.
+ * Tables and containers take one in their options (crg_table.h), and every
+ * allocation made for them goes through it; where no allocator is given the
+ * library uses malloc and free. Tests use it to inject failures.
+ *
+ * An allocator must stay usable until every table and container using it is
+ * destroyed and crg_collect() has released their memory, and its functions
+ * may be called from any thread: retired memory is freed by whichever thread
+ * collects it.
+ */
+typedef struct crg_allocator {
+    void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);
+    void (*CRG_NONNULL deallocate)(void *CRG_NULLABLE pointer, void *CRG_NULLABLE context);
+    void *CRG_NULLABLE context;
+} crg_allocator;
+
 /** One step of a spin-wait: tells the CPU the loop waits on another core. */
 static inline void crg_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)

@@ -4,8 +4,9 @@
  * Readers take no lock. A thread that reads structures writers may replace
  * (tables, child lists, anything published through a crg_cell) does it
  * between crg_read_begin() and crg_read_end(). Writers never free or release
- * what a reader may still be reading: they hand it to crg_retire(), which
- * releases it after a grace period, once every read section that was open when
+ * what a reader may still be reading: they hand it to crg_retire_embedded()
+ * (through a node embedded in the object) or crg_retire() (any object), which
+ * release it after a grace period, once every read section that was open when
  * it was retired has ended.
  *
  *   crg_read_begin();
@@ -21,8 +22,9 @@
  *   and 0 outside. Sections nest; only the outermost one touches the record.
  * - Entering stores the record (release) and issues a sequentially consistent
  *   fence; leaving stores 0 (release). Nothing shared is written.
- * - crg_retire() issues a sequentially consistent fence, tags the object with
- *   the current epoch e and queues it. The epoch advances from E to E + 1 only
+ * - crg_retire_embedded() issues a sequentially consistent fence, tags the
+ *   object's node with the current epoch e and queues it (crg_retire() does
+ *   the same with a node it allocates). The epoch advances from E to E + 1 only
  *   when every record in a section shows E; an object tagged e is released
  *   once the epoch reaches e + 2.
  * - crg_collect() advances the epoch and runs the releases that are due, with
@@ -84,7 +86,7 @@ extern uint64_t crg_internal_epoch;
 /* How many retired objects wait for release (atomic). Private. */
 extern uint64_t crg_internal_retired;
 
-/** Private: attaches a record to the calling thread. Aborts if 128 bytes cannot be allocated. */
+/** Private: attaches a record to the calling thread. Aborts if its 128 bytes cannot be allocated. */
 crg_reader *CRG_NONNULL crg_internal_attach_reader(void);
 
 /**
@@ -138,28 +140,65 @@ static inline CRG_ALWAYS_INLINE uint32_t crg_thread_index(void) {
 /* ------------------------------------------------------------------------ */
 
 /**
- * A queued object. The library embeds one in what it retires itself (slot
- * arrays, names); crg_retire() allocates one. Private.
+ * A retirement node, embedded in the object it retires (as liburcu's
+ * rcu_head): the queue's link, the epoch at retirement, and the function
+ * that releases the object once its grace period has passed. That function
+ * receives the node and finds the object around it with CRG_CONTAINER_OF;
+ * it may free the memory the node lives in. The library retires its own
+ * memory (slot arrays, names, tables, containers, child lists) this way:
+ * retiring it allocates nothing, so it cannot fail.
+ *
+ * The fields are crg_retire_embedded's to fill; the node needs no
+ * initialization, and must stay untouched from retirement until its release
+ * function runs.
  */
-typedef struct crg_garbage {
-    struct crg_garbage *CRG_NULLABLE next;
-    uint64_t epoch;
-    crg_release_fn CRG_NULLABLE release;
-    void *CRG_NULLABLE object;
-    void *CRG_NULLABLE context;
-} crg_garbage;
+typedef struct crg_retire_node crg_retire_node;
+
+/** How an object with an embedded node is released: `release(node)`. */
+typedef void (*crg_node_release_fn)(crg_retire_node *CRG_NONNULL node);
+
+struct crg_retire_node {
+    crg_retire_node *CRG_NULLABLE next;    /* the queue, oldest first */
+    uint64_t epoch;                        /* the epoch at retirement */
+    crg_node_release_fn CRG_NULLABLE release;
+};
+
+/**
+ * The address of the `type` whose field `member` is at `pointer`: from a
+ * node to the object it is embedded in (the Linux kernel's container_of).
+ */
+#define CRG_CONTAINER_OF(pointer, type, member) \
+    ((type *)(void *)((char *)(pointer) - offsetof(type, member)))
+
+/**
+ * Queues the object that embeds `node`, to be released with `release(node)`
+ * once no read section open now can still be reading it. Call it after
+ * unlinking the object from everything readers can reach. Never fails, never
+ * allocates. Thread-safe; may be called inside a read section or from a
+ * release function.
+ */
+void crg_retire_embedded(crg_retire_node *CRG_NONNULL node, crg_node_release_fn CRG_NONNULL release);
 
 /**
  * Queues `object` to be released with `release(object, context)` once no read
- * section open now can still be reading it. Call it after unlinking `object`
- * from everything readers can reach. Thread-safe; may be called inside a read
- * section or from a release callback. Returns 0, EINVAL (NULL object or
- * release) or ENOMEM (nothing was queued: the caller still owns `object`).
+ * section open now can still be reading it: crg_retire_embedded for an object
+ * with no node of its own, around a node it allocates with malloc (freed
+ * before `release` runs). Call it after unlinking `object` from everything
+ * readers can reach. Thread-safe; may be called inside a read section or from
+ * a release callback. Returns 0, EINVAL (NULL object or release) or ENOMEM
+ * (the node could not be allocated: nothing was queued, `release` will not
+ * run, and the caller still owns `object`).
  */
 int crg_retire(void *CRG_NULLABLE object, crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
 
-/** Private: queues a node the caller embedded in the object. Never fails. */
-void crg_internal_retire_node(crg_garbage *CRG_NONNULL node);
+/**
+ * crg_retire with the node from `allocator` (given back to it before
+ * `release` runs); NULL means malloc/free, as crg_retire. Returns 0, EINVAL
+ * (NULL object or release, or an allocator without functions) or ENOMEM, with
+ * crg_retire's meanings.
+ */
+int crg_retire_with(const crg_allocator *CRG_NULLABLE allocator, void *CRG_NULLABLE object,
+                    crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
 
 /**
  * Advances the epoch as far as the open read sections allow and runs every

@@ -78,8 +78,7 @@
  *           value, or options that make no sense;
  *   ENOENT  the key is not in the table (crg_find, crg_get, crg_remove);
  *   ENOMEM  an allocation failed; the table is exactly as it was before;
- *   EBUSY   a mutation was attempted from inside crg_iterate's visitor;
- *   ELOOP   crg_container_add_child would make a container its own descendant.
+ *   EBUSY   a mutation was attempted from inside crg_iterate's visitor.
  * Nothing in this file aborts or prints.
  */
 #ifndef CRG_TABLE_H
@@ -175,27 +174,15 @@ static inline CRG_ALWAYS_INLINE crg_key crg_key_named(uint64_t type, const void 
 typedef struct crg_table crg_table;
 
 /**
- * Where a table gets its memory. Both functions receive `context`. `allocate`
- * returns NULL on failure, which the table reports as ENOMEM after undoing
- * whatever the operation had begun. Tests use it to inject failures. An
- * allocator must stay usable until every table using it is destroyed and
- * crg_collect() has released their memory, and its functions may be called
- * from any thread: a table's retired memory is freed by whichever thread
- * collects it.
- */
-typedef struct crg_allocator {
-    void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);
-    void (*CRG_NONNULL deallocate)(void *CRG_NULLABLE pointer, void *CRG_NULLABLE context);
-    void *CRG_NULLABLE context;
-} crg_allocator;
-
-/**
  * Options for crg_create(). Zero-initialised options are the defaults.
  * - capacity:  the number of keys the table holds before it first grows (and
  *              the size it never shrinks below); 0 means 7.
  * - mutex:     the writers' mutex, shared with other tables (the table retains
- *              it), or NULL for one of the table's own.
- * - allocator: copied into the table; NULL means malloc/free.
+ *              it), or NULL for one of the table's own (made with the table's
+ *              allocator: whoever retains it keeps that allocator in use).
+ * - allocator: where the table gets all its memory (crg_base.h): the table
+ *              itself, its own mutex, slot arrays, names, and the nodes that
+ *              retire values it owns. Copied; NULL means malloc/free.
  * - release:   how values are released once they have left the table and no
  *              reader can see them (called with `release_context`), making the
  *              table their owner; NULL leaves values to the caller, who gets
@@ -250,7 +237,9 @@ int crg_get(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULL
  * the value that was replaced, or NULL if the key was new: a table without a
  * release function hands it back to the caller; one with a release function
  * has retired it, and the pointer is only information. A new key's name is
- * copied. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
+ * copied, and growing allocates a new array; replacing allocates nothing,
+ * except in a table that owns its values: the node that retires the old
+ * value. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
  * unchanged and *previous untouched. The _locked form expects the caller to
  * hold the table's mutex.
  */
@@ -261,8 +250,9 @@ int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *C
 
 /**
  * Removes `key`. On success its value goes to *value (when non-NULL), with the
- * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM or
- * EBUSY (on an error nothing changed). May shrink the table; if that
+ * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM
+ * (only in a table that owns its values: the node that retires the value) or
+ * EBUSY; on an error nothing changed. May shrink the table; if that
  * allocation fails the table simply stays larger.
  */
 int crg_remove(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
@@ -316,43 +306,48 @@ typedef struct crg_stats {
 /** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
 int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
 
-/* ------------------------------------------------------------------------ */
-/* Containers                                                                */
-/* ------------------------------------------------------------------------ */
+/**
+ * What crg_check_invariants found broken: the first violation, in this order
+ * for the whole table and then slot by slot. The values lie above every
+ * errno value, so they never read as one.
+ */
+typedef enum crg_invariant {
+    /** The sequence number is odd outside a write. */
+    CRG_BROKEN_SEQUENCE = 0x100,
+    /** The slot array: its capacity is not a power of two, its meta pointer
+     * is not where its layout puts it, it is below the table's minimum
+     * capacity, or it is the shared empty array while the table counts keys. */
+    CRG_BROKEN_ARRAY,
+    /** An empty slot (meta word 0) whose hash, type, name or value is not 0. */
+    CRG_BROKEN_EMPTY_SLOT,
+    /** An occupied slot without a value, or an unnamed entry whose stored
+     * hash is not its type's. */
+    CRG_BROKEN_ENTRY,
+    /** A meta word that is not the entry's: its tag (7 hash bits and whether
+     * the key has a name) or its distance from home (+ 1, saturating). */
+    CRG_BROKEN_META,
+    /** Robin Hood order: an entry away from home right after an empty slot,
+     * or more than one slot further from home than the entry before it. */
+    CRG_BROKEN_ORDER,
+    /** A lookup of an entry's key (from its stored hash) does not end at
+     * that entry: the key is in the table twice, or the probe cannot reach it. */
+    CRG_BROKEN_PROBE,
+    /** The count differs from the number of occupied slots. */
+    CRG_BROKEN_COUNT,
+    /** The count is above the load bound: 3/4 of the capacity (7 of the
+     * smallest array's 8). */
+    CRG_BROKEN_LOAD
+} crg_invariant;
 
 /**
- * A table with an ordered list of child containers to search after it, depth
- * first: the registry's containers. The list is published as a whole (a new
- * array each time a child is added; the old one is retired), so readers walk
- * it without a lock. A container does not own its children: the caller keeps
- * them alive while they are in the list.
+ * Checks every invariant of the table's layout (crg_table_inline.h) against
+ * its current array, holding the mutex: see crg_invariant. For tests and the
+ * fuzzer, after each operation; O(capacity) plus a probe per key, and no
+ * lookup or write calls it. Returns 0 when they all hold, EINVAL for a NULL
+ * table, or the crg_invariant found broken; *slot (when non-NULL) receives
+ * the slot where it was found, or SIZE_MAX for the whole table (and for 0).
  */
-typedef struct crg_container crg_container;
-
-/** Creates a container whose table is made with `options`. Returns 0, EINVAL or ENOMEM. */
-int crg_container_create(crg_container *CRG_NULLABLE *CRG_NULLABLE out, const crg_options *CRG_NULLABLE options);
-
-/** Destroys a container and its table (see crg_destroy). NULL is ignored. */
-void crg_container_destroy(crg_container *CRG_NULLABLE c);
-
-/** The container's own table. */
-crg_table *CRG_NONNULL crg_container_table(crg_container *CRG_NONNULL c);
-
-/**
- * Appends `child` to the children, holding the table's mutex. Returns 0,
- * EINVAL, ENOMEM, or ELOOP when `child` is `c` or has `c` among its
- * descendants (lookups would never end); on an error nothing changed.
- */
-int crg_container_add_child_locked(crg_container *CRG_NULLABLE c, crg_container *CRG_NULLABLE child);
-
-/**
- * Looks `key` up in `c`'s table, then in each child in the order added, depth
- * first, under crg_find's rules (a read section, or the mutex). On success
- * stores the value in *value. Returns 0, ENOENT or EINVAL. Inline for the
- * container's own table; the children are searched out of line.
- */
-static inline CRG_ALWAYS_INLINE int crg_container_find(crg_container *CRG_NULLABLE c, crg_key *CRG_NULLABLE key,
-                                                       void *CRG_NULLABLE *CRG_NULLABLE value);
+int crg_check_invariants(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE slot);
 
 CRG_EXTERN_C_END
 

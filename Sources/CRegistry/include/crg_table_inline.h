@@ -1,6 +1,7 @@
 /*
- * Private: the table's layout and its inline lookups (crg_find,
- * crg_container_find), so that a resolve probes without a function call.
+ * Private: the table's layout and its inline lookup (crg_find; the
+ * container's, crg_container_find, is in crg_container.h), so that a resolve
+ * probes without a function call.
  * Include crg_table.h, not this file; nothing here is API.
  *
  * The concurrency rules are crg_table.h's: writers change slots inside a
@@ -18,9 +19,9 @@
 CRG_EXTERN_C_BEGIN
 
 /* An owned copy of a name: its length, then its `len` bytes, so that a
- * lookup comparing a short name reads one cache line; then, past the bytes,
- * what only writers use (table.c). Retired as a unit when its key is
- * removed. The empty name has len 0; "no name" is NULL. */
+ * lookup comparing a short name reads one cache line. What only writers use
+ * precedes it in the same allocation (table.c); retired as a unit when its
+ * key is removed. The empty name has len 0; "no name" is NULL. */
 typedef struct crg_name {
     size_t len;
 } crg_name;
@@ -65,7 +66,7 @@ typedef struct crg_slot {
 } crg_slot;
 
 typedef struct crg_slots {
-    crg_garbage garbage;
+    crg_retire_node retire;
     crg_allocator allocator;
     crg_release_fn CRG_NULLABLE release; /* the values' release, for a retirement with contents */
     void *CRG_NULLABLE release_context;
@@ -94,17 +95,12 @@ static inline CRG_ALWAYS_INLINE uint16_t *CRG_NONNULL crg_internal_meta_words(cr
                                 (mask + 1) * (sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t)));
 }
 
-/* The start of every crg_table: what readers read. */
+/* The start of every crg_table, embedded as its first member (table.c):
+ * what readers read. */
 typedef struct crg_table_head {
     uint64_t seq;                  /* odd while a writer moves slots */
     crg_slots *CRG_NONNULL slots;  /* the current array */
 } crg_table_head;
-
-/* The start of every crg_container. */
-typedef struct crg_container_head {
-    crg_table *CRG_NONNULL table;
-    void *CRG_NULLABLE children;   /* the child list, NULL when there is none */
-} crg_container_head;
 
 enum {
     CRG_INTERNAL_READ_ATTEMPTS = 16,
@@ -200,13 +196,11 @@ static inline CRG_ALWAYS_INLINE uint64_t crg_internal_key_hash_inline(crg_key *C
 
 /* Out of line: the key's hash (the same, for callers outside the header); a
  * probe under the mutex for a reader that keeps meeting writers; the end of
- * a probe past the saturated distance; the search of a container's children. */
+ * a probe past the saturated distance. */
 uint64_t crg_internal_key_hash(crg_key *CRG_NONNULL key);
 int crg_internal_find_locked(crg_table *CRG_NONNULL t, crg_key *CRG_NONNULL key, void *CRG_NULLABLE *CRG_NULLABLE value);
 ptrdiff_t crg_internal_probe_far(crg_slots *CRG_NONNULL s, const crg_key *CRG_NONNULL key, uint64_t hash, size_t index,
                                  size_t distance);
-int crg_internal_find_in_children(void *CRG_NONNULL children, crg_key *CRG_NONNULL key,
-                                  void *CRG_NULLABLE *CRG_NULLABLE value);
 
 /* For tests: 0 when the inline hashes above equal XXH3_64bits_withSeed for
  * these inputs under `seed` (NULL: the process's seed, also checking
@@ -360,20 +354,6 @@ static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key 
         crg_cpu_relax();
     }
     return crg_internal_find_locked(t, key, value);
-}
-
-static inline CRG_ALWAYS_INLINE int crg_container_find(crg_container *CRG_NULLABLE c, crg_key *CRG_NULLABLE key,
-                                     void *CRG_NULLABLE *CRG_NULLABLE value) {
-    if (CRG_UNLIKELY(c == NULL)) {
-        return EINVAL;
-    }
-    crg_container_head *head = (crg_container_head *)(void *)c;
-    int rc = crg_find(head->table, key, value);
-    if (CRG_LIKELY(rc != ENOENT)) {
-        return rc;
-    }
-    void *children = __atomic_load_n(&head->children, __ATOMIC_ACQUIRE);
-    return children != NULL ? crg_internal_find_in_children(children, key, value) : rc;
 }
 
 CRG_EXTERN_C_END

@@ -1,0 +1,34 @@
+/*
+ * The default allocator: malloc and free behind a crg_allocator, the one
+ * place in CRegistry that calls them (crg_private.h poisons them elsewhere).
+ */
+#include "crg_base.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static void *crg_default_allocate(size_t size, void *context) {
+    (void)context;
+    return malloc(size);
+}
+
+static void crg_default_deallocate(void *pointer, void *context) {
+    (void)context;
+    free(pointer);
+}
+
+#include "crg_private.h"
+
+const crg_allocator crg_internal_default_allocator = { crg_default_allocate, crg_default_deallocate, NULL };
+
+void *crg_alloc_aligned(const crg_allocator *a, size_t size, size_t align, void **memory) {
+    if (size > SIZE_MAX - (align - 1)) {
+        return NULL;
+    }
+    void *raw = crg_alloc(a, size + align - 1);
+    if (raw == NULL) {
+        return NULL;
+    }
+    *memory = raw;
+    return (void *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+}
