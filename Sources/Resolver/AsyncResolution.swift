@@ -242,12 +242,15 @@ extension Resolver {
             }
             resolverRaw = root
         }
-        if let value = crg_tcache_find(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash) {
-            let service = ValueStorage.value(at: value, as: Service.self)
+        let cached = crg_tcache_find(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash)
+        if let cached, ThreadCacheValue.isInstance(cached) {
+            let service = ValueStorage.value(at: cached, as: Service.self)
             crg_read_end()
             return .done(service)
         }
-        let step: AsyncStep<Service> = startAsyncInReadSection(key, in: resolverRaw, given: target, arguments)
+        let step: AsyncStep<Service> = cached.map {
+            startAsyncFound(ThreadCacheValue.registration($0), key, in: resolverRaw, given: target, arguments)
+        } ?? startAsyncInReadSection(key, in: resolverRaw, given: target, arguments)
         crg_read_end()
         return step
     }
@@ -289,7 +292,14 @@ extension Resolver {
         guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
             return .done(nil)
         }
-        let raw = found.unsafelyUnwrapped
+        return startAsyncFound(found.unsafelyUnwrapped, key, in: resolverRaw, given: container, arguments)
+    }
+
+    /// `startAsyncInReadSection` once the registration at `raw` is found.
+    @inlinable
+    static func startAsyncFound<Service>(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
+                                         in resolverRaw: UnsafeMutableRawPointer, given container: Resolver?,
+                                         _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
         let scopeRaw = ResolverRegistration<Service>.effectiveScope(raw, resolverRaw)
         let kind = ResolverScope.kind(scopeRaw)
         if kind == .cache || kind == .shared, let entry = ResolverRegistration<Service>.cachedEntry(raw, scopeRaw, key),

@@ -16,6 +16,31 @@ import CRegistry
 // shares, so the path makes none.) The thread's own objects (its resolution
 // context, its snapshot of `root`) are ordinary references, passed down.
 
+/// What this thread's cache (`crg_tcache.h`) holds for a key: a cached
+/// instance's value (as its scope's table stores it), or the registration
+/// found for it, tagged in the low bit (both are at least 2-byte aligned), so
+/// that a transient or graph resolve skips the table probe too.
+@usableFromInline
+enum ThreadCacheValue {
+    @inlinable
+    @inline(__always)
+    static func isInstance(_ value: UnsafeMutableRawPointer) -> Bool {
+        UInt(bitPattern: value) & 1 == 0
+    }
+
+    @inlinable
+    @inline(__always)
+    static func registration(_ value: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: value) & ~1).unsafelyUnwrapped
+    }
+
+    @inlinable
+    @inline(__always)
+    static func tagging(registration raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: raw) | 1).unsafelyUnwrapped
+    }
+}
+
 /// The arguments of a resolve call on their way to a factory: a pointer to
 /// the caller's `args:` value, or nil when the call passed none (or passed
 /// nil, which factories read the same way). A call without arguments (the
@@ -79,13 +104,18 @@ extension Resolver {
             resolverRaw = root
         }
         let typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
-        if let value = crg_tcache_find(resolverRaw, typeID, name?.bytes, name?.hash ?? 0) {
-            let service = ValueStorage.value(at: value, as: Service.self)
+        let cached = crg_tcache_find(resolverRaw, typeID, name?.bytes, name?.hash ?? 0)
+        if let cached, ThreadCacheValue.isInstance(cached) {
+            let service = ValueStorage.value(at: cached, as: Service.self)
             crg_read_end()
             return service
         }
         let service: Service? = withRegistryKey(Service.self, name) { key in
-            resolveInReadSection(key, in: resolverRaw, given: container, arguments)
+            if let cached {
+                // The registration, remembered: no table probe.
+                return resolveFound(ThreadCacheValue.registration(cached), key, in: resolverRaw, given: container, arguments)
+            }
+            return resolveInReadSection(key, in: resolverRaw, given: container, arguments)
         }
         crg_read_end()
         return service
@@ -140,6 +170,20 @@ extension Resolver {
             return nil
         }
         let raw = found.unsafelyUnwrapped
+        crg_tcache_fill(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash,
+                        ThreadCacheValue.tagging(registration: raw))
+        return resolveFound(raw, key, in: resolverRaw, given: container, arguments)
+    }
+
+    /// Resolves the registration at `raw`, found for `key` from the container
+    /// at `resolverRaw` (in its table, or in this thread's cache). A cached
+    /// instance found in a `.cache` scope is remembered in this thread's
+    /// cache. Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func resolveFound<Service>(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
+                                      in resolverRaw: UnsafeMutableRawPointer, given container: Resolver?,
+                                      _ arguments: ArgumentsPointer) -> Service? {
         let scopeRaw = ResolverRegistration<Service>.effectiveScope(raw, resolverRaw)
         let kind = ResolverScope.kind(scopeRaw)
         if kind == .cache || kind == .shared, let entry = ResolverRegistration<Service>.cachedEntry(raw, scopeRaw, key),
