@@ -37,6 +37,23 @@ extension ResolverTests {
             #expect(resolver.resolve(Service.self) !== old)
         }
 
+        /// A transient resolve remembers its registration, not an instance:
+        /// each resolve still makes a new one, and a new registration replaces
+        /// the remembered one at once.
+        @Test func aRememberedRegistrationMakesNewInstancesAndIsReplacedAtOnce() {
+            final class Made: @unchecked Sendable { let by: String; init(_ by: String) { self.by = by } }
+            let resolver = Resolver()
+            resolver.register { Made("first") }.scope(.unique)
+            let one = resolver.resolve(Made.self)
+            let two = resolver.resolve(Made.self)
+            let three = resolver.resolve(Made.self)
+            #expect(one !== two && two !== three && one.by == "first" && three.by == "first")
+            resolver.register { Made("second") }.scope(.graph)
+            #expect(resolver.resolve(Made.self).by == "second")
+            #expect(resolver.resolve(Made.self).by == "second")
+            #expect(resolver.optional(Made.self, name: "other") == nil)
+        }
+
         @Test func namedRegistrationsAreCachedApart() {
             let resolver = Resolver(child: nil, isolatedScopes: true)
             resolver.register(name: "a") { Service() }.scope(.application)
