@@ -1,7 +1,8 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
 #   make test     the whole test suite (installs libxxhash-dev and graphviz if missing)
-#   make bench    benchmarks (see Benchmarks/README.md)
+#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-instructions,
+#                 bench-async-instructions (a cached resolve, sync and resolveAsync)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
 #   make tsan     tests under ThreadSanitizer
@@ -25,7 +26,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-instructions example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-instructions bench-async-instructions example example-server load clean
 
 all: test
 
@@ -208,6 +209,27 @@ bench-instructions: deps bench-valgrind
 	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation"
 	@echo "==> the first run builds the benchmark package (release, DWARF 4): a few minutes"
 	cd Benchmarks && python3 Scripts/instructions.py
+
+# Instructions per cached resolve, synchronous and with resolveAsync (an async
+# factory's instance and a plain one): whole-program callgrind totals at two
+# loop counts, differenced (Benchmarks/Sources/AsyncInstructionCounts); and
+# the heap allocations the extra 100,000 resolves made (memcheck's count).
+ASYNC_IC_BUILD := Benchmarks/.build-callgrind
+bench-async-instructions: deps bench-valgrind
+	@echo "==> make bench-async-instructions: instructions per cached resolve (callgrind, release, DWARF 4)"
+	$(SWIFT) build -c release --package-path Benchmarks --product AsyncInstructionCounts --scratch-path $(ASYNC_IC_BUILD) \
+		-Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
+	@binary="$$($(SWIFT) build -c release --package-path Benchmarks --scratch-path $(ASYNC_IC_BUILD) --show-bin-path)/AsyncInstructionCounts"; \
+	for mode in sync async async-factory; do \
+		total() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$$binary" $$mode $$1 2>&1 \
+			| sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }; \
+		allocs() { valgrind --tool=memcheck --leak-check=no "$$binary" $$mode $$1 2>&1 \
+			| sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,; }; \
+		low=$$(total 10000); high=$$(total 110000); \
+		lowAllocs=$$(allocs 10000); highAllocs=$$(allocs 110000); \
+		printf '%-14s %5d instructions per resolve, %d allocations per 100,000 resolves\n' "$$mode" \
+			$$(( (high - low) / 100000 )) $$(( highAllocs - lowAllocs )); \
+	done
 
 .PHONY: bench-valgrind
 bench-valgrind:

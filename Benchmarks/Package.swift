@@ -73,5 +73,10 @@ let package = Package(
 
         // Runs one resolver scenario under callgrind (make bench-instructions).
         .executableTarget(name: "InstructionCounts", dependencies: ["BenchScenarios", "BenchFixtures"]),
+        // make bench-async-instructions: a cached resolve, synchronous and with resolveAsync.
+        .executableTarget(
+            name: "AsyncInstructionCounts",
+            dependencies: [.product(name: "Resolver", package: "Resolver")]
+        ),
     ]
 )
