@@ -545,9 +545,14 @@ extension ResolverScope {
             // chain, `withRoot`): cancelling any asker leaves the build alone.
             startTask {
                 let (scope, registration, resolver, args, parent) = work.value
+                // On a verification's thread (its executor runs this task), a
+                // failure ends the thread: it must first take this build out.
+                let verifying = ResolutionContext.existing.flatMap { $0.verification == nil ? nil : $0 }
+                verifying?.unfinishedAsyncBuilds.append((scope, flight))
                 let service = await AsyncFrame.$current.withValue(parent) {
                     await registration.runAsyncFactory(resolver, args, parent)
                 }
+                verifying?.unfinishedAsyncBuilds.removeAll { $0.flight === flight }
                 scope.finishAsyncBuild(flight, service, registration.name, generation)
             }
             return await flight.result(as: Service.self)
@@ -569,9 +574,15 @@ extension ResolverScope {
     }
 }
 
-/// Starts `operation` in a new task that inherits the caller's task-locals.
+/// Starts `operation` in a new task that inherits the caller's task-locals
+/// (and, inside `verify()`, runs on the verification's thread).
 private func startTask(_ operation: sending @escaping @isolated(any) () async -> Void) {
-    Task(operation: operation)
+    if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *),
+       let executor = VerificationExecutor.current {
+        Task(executorPreference: executor, operation: operation)
+    } else {
+        Task(operation: operation)
+    }
 }
 
 /// How an async build-once begins.
@@ -615,7 +626,23 @@ final class AsyncFlight: @unchecked Sendable {
             }
         }
         let result = registry.withLock { self.result }
-        return (result as! Carried<Service?>).value
+        // nil when the build was abandoned (a verification's failed thread).
+        return (result as? Carried<Service?>)?.value ?? nil
+    }
+
+    /// Ends a build whose task will never finish (its verification thread
+    /// failed): the waiting tasks get nil. The caller has taken it out of its
+    /// scope.
+    func abandon() {
+        let waiting = registry.withLock { () -> [CheckedContinuation<Void, Never>] in
+            finished = true
+            result = nil
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting {
+            waiter.resume()
+        }
     }
 
     /// Records the instance and resumes every waiting task.

@@ -47,6 +47,8 @@ final class ResolutionContext: @unchecked Sendable {
     /// While verifying: the builds this thread started and has yet to finish,
     /// so that a failure ending the thread can take them out of their scopes.
     @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, flight: InFlight)] = []
+    /// The same for async builds whose tasks run on this verification thread.
+    @exclusivity(unchecked) var unfinishedAsyncBuilds: [(scope: ResolverScope, flight: AsyncFlight)] = []
 
     /// The instance an async factory just made, for the factory that
     /// `update(factory:)` installed on its registration to pick up

@@ -540,9 +540,9 @@ protocol RegistrationDescribing: AnyObject {
     /// Whether its factory takes arguments (`verify()` skips it). The mutex
     /// must be held.
     var takesArgumentsLocked: Bool { get }
-    /// Whether its factory is `@MainActor` or async (`verify()`, which
-    /// resolves synchronously on threads of its own, skips it).
-    var isIsolatedFactory: Bool { get }
+    /// Whether its factory is `@MainActor` (`verify()`, which resolves on
+    /// threads of its own, cannot run it there, and skips it).
+    var isMainActorFactory: Bool { get }
     /// Resolves it once from `container` (a verification's sandbox), as
     /// `optional()` does: whether an instance came back.
     func resolveOnce(from container: Resolver) -> Bool
@@ -581,11 +581,27 @@ extension ResolverRegistration: RegistrationDescribing {
         }
     }
 
-    var isIsolatedFactory: Bool {
-        isolation != .none
+    var isMainActorFactory: Bool {
+        isolation == .mainActor
     }
 
     func resolveOnce(from container: Resolver) -> Bool {
-        container.optional(Service.self, name: name) != nil
+        guard isolation == .async else {
+            return container.optional(Service.self, name: name) != nil
+        }
+        guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
+            return true
+        }
+        let name = self.name
+        // The sandbox as the task's root, for static resolves in the
+        // factories and in build tasks (which inherit it). Not `withRoot`: a
+        // failure ends this thread inside the operation, and `withRoot`
+        // would never give back its count of the detour word; the
+        // verification's own count keeps resolves on the detour meanwhile.
+        return VerificationExecutor.run {
+            await Resolver.$rootOverride.withValue(container) {
+                await container.optionalAsync(Service.self, name: name) != nil
+            }
+        }
     }
 }

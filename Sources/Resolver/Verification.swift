@@ -64,8 +64,8 @@ extension Resolver {
         /// The registrations that failed, with why.
         public let failures: [Failure]
         /// The registrations not resolved because their factories take
-        /// arguments, which `verify()` cannot make up, or are `@MainActor`
-        /// or async, which its threads cannot run (<doc:Concurrency>).
+        /// arguments, which `verify()` cannot make up, or are `@MainActor`,
+        /// which its threads cannot run (<doc:Concurrency>).
         public let skipped: [String]
         /// The dependency graph the resolves showed.
         public let graph: Graph
@@ -83,7 +83,7 @@ extension Resolver {
                 lines.append("FAILED " + failure.description)
             }
             if !skipped.isEmpty {
-                lines.append("Skipped (the factory takes arguments, or is @MainActor or async): \(skipped.joined(separator: ", ")).")
+                lines.append("Skipped (the factory takes arguments, or is @MainActor): \(skipped.joined(separator: ", ")).")
             }
             return lines.joined(separator: "\n")
         }
@@ -119,7 +119,7 @@ extension Resolver {
         registry.ensureRegistered()
         let registrations = registry.withLock {
             reachableRegistrationsLocked().map {
-                (registration: $0, takesArguments: $0.takesArgumentsLocked || $0.isIsolatedFactory)
+                (registration: $0, takesArguments: $0.takesArgumentsLocked || $0.isMainActorFactory)
             }
         }
         let run = VerificationRun(container: self, registrations: registrations, timeout: timeout)
@@ -273,6 +273,18 @@ final class VerificationRun: @unchecked Sendable {
             registry.unlock()
             context.unfinishedBuilds.removeAll()
         }
+        if !context.unfinishedAsyncBuilds.isEmpty {
+            let abandoned = context.unfinishedAsyncBuilds
+            context.unfinishedAsyncBuilds.removeAll()
+            registry.withLock {
+                for (scope, flight) in abandoned {
+                    scope.asyncBuilding.removeAll { $0 === flight }
+                }
+            }
+            for (_, flight) in abandoned {
+                flight.abandon()
+            }
+        }
         context.verification = nil
         crg_mutex_lock(mutex)
         // This worker is the current one unless it timed out: then its
@@ -322,5 +334,79 @@ private final class WorkerStart {
     init(run: VerificationRun, worker: Int) {
         self.run = run
         self.worker = worker
+    }
+}
+
+// MARK: - Async registrations on a verification's own thread
+
+/// Runs an async operation on the calling thread, which must be one of a
+/// verification's own: a task executor (SE-0417) whose jobs this thread
+/// runs, so the nonisolated parts of an async factory (and of the caching
+/// scopes' build tasks, which prefer it too) run here, where a failure ends
+/// the thread as it does for synchronous factories. Jobs isolated to an actor
+/// run on that actor.
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
+    /// The executor the current task's new tasks should prefer (a
+    /// verification's), or nil.
+    @TaskLocal static var current: VerificationExecutor?
+
+    private let mutex = makeMutex()
+    private let arrived = makeCondition()
+    // Guarded by `mutex`.
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    deinit {
+        crg_condition_destroy(arrived)
+        crg_mutex_release(mutex)
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        crg_mutex_lock(mutex)
+        jobs.append(job)
+        crg_condition_broadcast(arrived)
+        crg_mutex_unlock(mutex)
+    }
+
+    private func finish() {
+        crg_mutex_lock(mutex)
+        finished = true
+        crg_condition_broadcast(arrived)
+        crg_mutex_unlock(mutex)
+    }
+
+    /// Runs `operation` to its end, running its jobs on this thread.
+    static func run(_ operation: @escaping @Sendable () async -> Bool) -> Bool {
+        let executor = VerificationExecutor()
+        let result = Carried(ResultBox())
+        Task(executorPreference: executor) {
+            let value = await VerificationExecutor.$current.withValue(executor) {
+                await operation()
+            }
+            result.value.value = value
+            executor.finish()
+        }
+        while true {
+            crg_mutex_lock(executor.mutex)
+            while executor.jobs.isEmpty && !executor.finished {
+                _ = crg_condition_wait(executor.arrived, executor.mutex)
+            }
+            let ready = executor.jobs
+            executor.jobs = []
+            let done = executor.finished && ready.isEmpty
+            crg_mutex_unlock(executor.mutex)
+            if done {
+                return result.value.value
+            }
+            for job in ready {
+                job.runSynchronously(on: executor.asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    /// Written by the task before it finishes, read after.
+    private final class ResultBox {
+        var value = false
     }
 }

@@ -255,22 +255,47 @@ extension ResolverTests {
             #expect(run.output.contains("ONE-THREAD pools=1 runs=3 off-thread=0 consistent=true jobs>0=true"), "\(run.output)")
         }
     
-        /// `verify()` resolves on threads of its own: it lists `@MainActor`
-        /// and async registrations as skipped instead of running them there;
-        /// the graph marks them.
+        /// `verify()` resolves on threads of its own: it runs async factories
+        /// there (their nonisolated parts run on that thread), and lists
+        /// `@MainActor` registrations as skipped instead of running them off
+        /// the main actor; the graph marks both.
         @Test func verifySkipsAndTheGraphMarksIsolatedFactories() {
             let resolver = Resolver()
             resolver.register { Leaf() }
             resolver.register { @MainActor in SettingsViewModel() }
             resolver.register { await AsyncStore() }.scope(.application)
             let report = resolver.verify()
-            #expect(report.isValid)
-            #expect(report.resolved == ["Leaf"])
-            #expect(Set(report.skipped) == ["SettingsViewModel", "AsyncStore"])
+            #expect(report.isValid, "\(report)")
+            #expect(Set(report.resolved) == ["Leaf", "AsyncStore"])
+            #expect(report.skipped == ["SettingsViewModel"])
             let dot = resolver.graph(format: .dot)
             #expect(dot.contains("graph, @MainActor"), "\(dot)")
             #expect(dot.contains("application, async"), "\(dot)")
             #expect(!dot.contains("graph, @MainActor, async"))
+        }
+    
+        /// Failures inside async factories are collected, not fatal: a
+        /// missing dependency, a cycle through async factories, and an
+        /// `.application` build task's failure; static resolves inside them
+        /// use the verification's sandbox.
+        @Test func verifyCollectsFailuresOfAsyncFactories() {
+            final class NeedsMissing: Sendable { init(_ middle: Middle) {} }
+            final class CycleA: Sendable { init(_ b: CycleB) {} }
+            final class CycleB: Sendable { init(_ a: CycleA) {} }
+            final class UsesStatic: Sendable { let leaf: Leaf; init(_ leaf: Leaf) { self.leaf = leaf } }
+            let resolver = Resolver()
+            resolver.register { Leaf() }
+            resolver.register { r in NeedsMissing(await r.resolveAsync(Middle.self)) }
+            resolver.register { r in CycleA(await r.resolveAsync()) }
+            resolver.register { r in CycleB(await r.resolveAsync()) }.scope(.application)
+            resolver.register { () async -> UsesStatic? in UsesStatic(Resolver.resolve(Leaf.self)) }
+            let report = resolver.verify(timeout: 20)
+            let failures = Dictionary(report.failures.map { ($0.service, $0.kind) }, uniquingKeysWith: { a, _ in a })
+            #expect(failures["NeedsMissing"] == .missing, "\(report)")
+            #expect(failures["CycleA"] == .cycle, "\(report)")
+            #expect(failures["CycleB"] == .cycle, "\(report)")
+            #expect(report.resolved.contains("UsesStatic"), "a static resolve inside it found the sandbox's Leaf: \(report)")
+            #expect(report.resolved.contains("Leaf"))
         }
     }
 }
