@@ -228,19 +228,9 @@ extension Resolver {
             GraphRecorder.recordResolve(of: Service.self, key)
         }
         crg_read_begin()
-        let resolverRaw: UnsafeMutableRawPointer
-        if target != nil {
-            resolverRaw = Unmanaged.passUnretained(target.unsafelyUnwrapped).toOpaque()
-            guard crg_word_load(Published.registered) != 0 else {
-                crg_read_end()
-                return startAsyncAfterRegistering(key, in: target, arguments)
-            }
-        } else {
-            guard let root = loadRegisteredRoot() else {
-                crg_read_end()
-                return startAsyncAfterRegistering(key, in: nil, arguments)
-            }
-            resolverRaw = root
+        guard let resolverRaw = registeredTarget(target) else {
+            crg_read_end()
+            return startAsyncAfterRegistering(key, in: target, arguments)
         }
         let cached = crg_tcache_find(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash)
         if let cached, ThreadCacheValue.isInstance(cached) {
@@ -261,23 +251,8 @@ extension Resolver {
     @inline(never)
     static func startAsyncAfterRegistering<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                                     _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
-        while true {
-            let insideRegistration = registry.ensureRegistered()
-            crg_read_begin()
-            let resolverRaw: UnsafeMutableRawPointer
-            if let container {
-                resolverRaw = Unmanaged.passUnretained(container).toOpaque()
-            } else if insideRegistration, let root = crg_cell_load(Published.root) {
-                resolverRaw = root
-            } else if let root = loadRegisteredRoot() {
-                resolverRaw = root
-            } else {
-                crg_read_end()
-                continue
-            }
-            let step: AsyncStep<Service> = startAsyncInReadSection(key, in: resolverRaw, given: container, arguments)
-            crg_read_end()
-            return step
+        withRegisteredTarget(container) { resolverRaw in
+            startAsyncInReadSection(key, in: resolverRaw, given: container, arguments)
         }
     }
 

@@ -91,28 +91,30 @@ extension ResolverRegistration {
 
     /// The message for a main-actor factory asked for off the main actor.
     static func offMainActorMessage(_ name: Resolver.Name?) -> String {
-        let service = describe(Service.self, name)
-        let call = "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
-        var lines = ["RESOLVER: '\(service)' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor), so its factory cannot run here."]
-        lines.append("Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(call)`, which runs the factory on the main actor.")
-        let chain = ResolutionContext.current.chainDescription
-        if !chain.isEmpty {
-            lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
-        }
-        return lines.joined(separator: "\n")
+        message([
+            "RESOLVER: '\(describe(Service.self, name))' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor), so its factory cannot run here.",
+            "Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(resolveAsyncCall(name))`, which runs the factory on the main actor.",
+        ])
     }
 
     /// The message for an async factory asked for by a synchronous resolve.
     static func asyncFactoryMessage(_ name: Resolver.Name?) -> String {
-        let service = describe(Service.self, name)
-        let call = "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
-        var lines = ["RESOLVER: '\(service)' is registered with an async factory, which a synchronous resolve cannot run."]
-        lines.append("Resolve it from async code with `await \(call)` (or `resolveAsync()` on its container). Once a caching scope holds its instance, synchronous resolves return that instance.")
+        message([
+            "RESOLVER: '\(describe(Service.self, name))' is registered with an async factory, which a synchronous resolve cannot run.",
+            "Resolve it from async code with `await \(resolveAsyncCall(name))` (or `resolveAsync()` on its container). Once a caching scope holds its instance, synchronous resolves return that instance.",
+        ])
+    }
+
+    /// `Resolver.resolveAsync(Service.self, name: "…")`, as the fix spells it.
+    private static func resolveAsyncCall(_ name: Resolver.Name?) -> String {
+        "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
+    }
+
+    /// `lines`, then the chain of services this thread is resolving, if any.
+    private static func message(_ lines: [String]) -> String {
         let chain = ResolutionContext.current.chainDescription
-        if !chain.isEmpty {
-            lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
-        }
-        return lines.joined(separator: "\n")
+        let needed = chain.isEmpty ? [] : ["Needed while resolving \(chain.joined(separator: " → "))."]
+        return (lines + needed).joined(separator: "\n")
     }
 
     /// Says, once for this registration, that a plain factory registered

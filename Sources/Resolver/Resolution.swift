@@ -83,25 +83,11 @@ extension Resolver {
             }
         }
         crg_read_begin()
-        let resolverRaw: UnsafeMutableRawPointer
-        // Not `if let`: binding the container copies it, a retain and release
-        // of an object every thread resolving from it writes.
-        if container != nil {
-            resolverRaw = Unmanaged.passUnretained(container.unsafelyUnwrapped).toOpaque()
-            guard crg_word_load(Published.registered) != 0 else {
-                crg_read_end()
-                return withRegistryKey(Service.self, name) { key in
-                    resolveAfterRegistering(key, in: container, arguments)
-                }
+        guard let resolverRaw = registeredTarget(container) else {
+            crg_read_end()
+            return withRegistryKey(Service.self, name) { key in
+                resolveAfterRegistering(key, in: container, arguments)
             }
-        } else {
-            guard let root = loadRegisteredRoot() else {
-                crg_read_end()
-                return withRegistryKey(Service.self, name) { key in
-                    resolveAfterRegistering(key, in: nil, arguments)
-                }
-            }
-            resolverRaw = root
         }
         let typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         let cached = crg_tcache_find(resolverRaw, typeID, name?.bytes, name?.hash ?? 0)
@@ -137,25 +123,30 @@ extension Resolver {
     static func resolveDirectly<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                          _ arguments: ArgumentsPointer) -> Service? {
         crg_read_begin()
-        let resolverRaw: UnsafeMutableRawPointer
-        // Not `if let`: binding the container copies it, a retain and release
-        // of an object every thread resolving from it writes.
-        if container != nil {
-            resolverRaw = Unmanaged.passUnretained(container.unsafelyUnwrapped).toOpaque()
-            guard crg_word_load(Published.registered) != 0 else {
-                crg_read_end()
-                return resolveAfterRegistering(key, in: container, arguments)
-            }
-        } else {
-            guard let root = loadRegisteredRoot() else {
-                crg_read_end()
-                return resolveAfterRegistering(key, in: nil, arguments)
-            }
-            resolverRaw = root
+        guard let resolverRaw = registeredTarget(container) else {
+            crg_read_end()
+            return resolveAfterRegistering(key, in: container, arguments)
         }
         let service: Service? = resolveInReadSection(key, in: resolverRaw, given: container, arguments)
         crg_read_end()
         return service
+    }
+
+    /// The container to search: `container`, or the root when it is nil;
+    /// nil while `registerAllServices` has yet to run (the caller takes the
+    /// slow way, `withRegisteredTarget`). Call inside a read section.
+    @inlinable
+    @inline(__always)
+    static func registeredTarget(_ container: Resolver?) -> UnsafeMutableRawPointer? {
+        // Not `if let`: binding the container copies it, a retain and release
+        // of an object every thread resolving from it writes.
+        if container != nil {
+            guard crg_word_load(Published.registered) != 0 else {
+                return nil
+            }
+            return Unmanaged.passUnretained(container.unsafelyUnwrapped).toOpaque()
+        }
+        return loadRegisteredRoot()
     }
 
     /// Finds the registration for `key` from the container at `resolverRaw`
@@ -250,6 +241,18 @@ extension Resolver {
     @inline(never)
     static func resolveAfterRegistering<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
                                                  _ arguments: ArgumentsPointer) -> Service? {
+        withRegisteredTarget(container) { resolverRaw in
+            resolveInReadSection(key, in: resolverRaw, given: container, arguments)
+        }
+    }
+
+    /// Runs `registerAllServices` (or waits for the thread running it), then
+    /// `body` in a read section with the container to search: `container`,
+    /// or the root; from inside `registerAllServices`, the root being
+    /// registered. A `reset()` landing meanwhile sends it round again.
+    @usableFromInline
+    static func withRegisteredTarget<Result>(_ container: Resolver?,
+                                             _ body: (UnsafeMutableRawPointer) -> Result) -> Result {
         while true {
             let insideRegistration = registry.ensureRegistered()
             crg_read_begin()
@@ -264,9 +267,9 @@ extension Resolver {
                 crg_read_end()
                 continue
             }
-            let service: Service? = resolveInReadSection(key, in: resolverRaw, given: container, arguments)
+            let result = body(resolverRaw)
             crg_read_end()
-            return service
+            return result
         }
     }
 
