@@ -14,10 +14,16 @@ extension ResolverTests {
 
         @Test func factoryReceivingTheResolvingContainer() {
             let resolver = Resolver()
-            resolver.register { Leaf() }
-            resolver.register { r in Middle(leaf: r.resolve()) }
+            let leaf = Leaf()
+            resolver.register { leaf }
+            var received: Resolver?
+            resolver.register { r in
+                received = r
+                return Middle(leaf: r.resolve())
+            }
             let middle: Middle = resolver.resolve()
-            #expect(middle.leaf.id > 0)
+            #expect(received === resolver, "the factory gets the container resolve was called on")
+            #expect(middle.leaf === leaf, "and resolves its dependencies through it")
         }
 
         @Test func factoryReceivingArguments() {
