@@ -39,8 +39,9 @@ let package = Package(
             name: "ResolverTesting",
             dependencies: ["Resolver"]
         ),
-        // What both test targets use: a failing, counting C allocator and
-        // a thread runner.
+        // What the test targets use: a failing, counting C allocator, the
+        // lock (`Locked`) and the thread starter (`startThread`,
+        // `runOnThreads`).
         .target(
             name: "ResolverTestSupport",
             dependencies: ["CRegistry"],
@@ -55,7 +56,7 @@ let package = Package(
         // Parallel tests with conflicting mocks, through ResolverTesting.
         .testTarget(
             name: "ResolverTestingTests",
-            dependencies: ["ResolverTesting"]
+            dependencies: ["ResolverTesting", "ResolverTestSupport"]
         ),
         .testTarget(
             name: "ResolverTests",

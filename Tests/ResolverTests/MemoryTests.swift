@@ -73,9 +73,8 @@ extension ResolverTests {
         /// Registration that runs out of memory in the C table is reported,
         /// and leaves the table and every registration exactly as before.
         @Test func aFailedRegistrationChangesNothing() {
-            final class Reports: @unchecked Sendable { var messages: [String] = [] }
-            let reports = Reports()
-            registry.withLock { registry.failureHook = { reports.messages.append($0) } }
+            let reports = Locked<[String]>([])
+            registry.withLock { registry.failureHook = { message in reports.withLock { $0.append(message) } } }
             defer { registry.withLock { registry.failureHook = nil } }
 
             let allocator = TestAllocator()
@@ -91,8 +90,9 @@ extension ResolverTests {
                 // A new named key needs a name copy; a new unnamed one, growth.
                 resolver.register(name: "new") { -1 }
                 resolver.register(String.self) { "new" }
-                #expect(reports.messages.count == 2)
-                #expect(reports.messages.first?.contains("could not register 'Int:new': out of memory") == true)
+                let messages = reports.withLock { $0 }
+                #expect(messages.count == 2)
+                #expect(messages.first?.contains("could not register 'Int:new': out of memory") == true)
                 #expect(resolver.optional(Int.self, name: "new") == nil)
                 #expect(resolver.optional(String.self) == nil)
                 for i in 0..<7 {
@@ -101,7 +101,7 @@ extension ResolverTests {
                 // Replacing an existing key needs no memory and still works.
                 resolver.register(name: "n5") { 55 }
                 #expect(resolver.resolve(Int.self, name: "n5") == 55)
-                #expect(reports.messages.count == 2)
+                #expect(reports.withLock { $0.count } == 2)
 
                 allocator.remaining = nil
                 resolver.register(name: "new") { -1 }

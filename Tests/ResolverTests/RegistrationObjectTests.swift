@@ -162,21 +162,15 @@ extension ResolverTests {
                 usleep(20_000)
                 return S5()
             }
-            // NSLock rather than Synchronization.Mutex, which ThreadSanitizer
-            // cannot see on Linux.
-            final class IDs: @unchecked Sendable {
-                let lock = NSLock()
-                var values: [Int] = []
-                func add(_ id: Int) { lock.lock(); values.append(id); lock.unlock() }
-                var all: [Int] { lock.lock(); defer { lock.unlock() }; return values }
-            }
-            let ids = IDs()
+            let ids = Locked<[Int]>([])
             let finished = runOnThreads(8, within: 10) { _ in
-                ids.add(scope.resolve(registration: registration, resolver: resolver, args: nil)?.id ?? -1)
+                let id = scope.resolve(registration: registration, resolver: resolver, args: nil)?.id ?? -1
+                ids.withLock { $0.append(id) }
             }
             #expect(finished)
             #expect(made.count == 1)
-            #expect(ids.all.count == 8 && Set(ids.all).count == 1)
+            let all = ids.withLock { $0 }
+            #expect(all.count == 8 && Set(all).count == 1)
         }
 
         @Test func customScopeCallsInstantiate() {

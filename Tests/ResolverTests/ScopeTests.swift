@@ -238,31 +238,22 @@ extension ResolverTests {
                 }
                 return Leaf()
             }.scope(scope)
-            final class Results: @unchecked Sendable {
-                let lock = NSLock()
-                var ids: [String: Int] = [:]
-                func set(_ key: String, _ id: Int) { lock.lock(); ids[key] = id; lock.unlock() }
-                func get(_ key: String) -> Int? { lock.lock(); defer { lock.unlock() }; return ids[key] }
-            }
-            let results = Results()
-            let group = DispatchGroup()
-            group.enter()
-            Thread.detachNewThread {
-                results.set("first", resolver.resolve(Leaf.self).id)
-                group.leave()
+            let results = Locked<[String: Int]>([:])
+            let builder = startThread {
+                let id = resolver.resolve(Leaf.self).id
+                results.withLock { $0["first"] = id }
             }
             building.wait()
-            group.enter()
-            Thread.detachNewThread {
-                results.set("waiter", resolver.resolve(Leaf.self).id)
-                group.leave()
+            let waiting = startThread {
+                let id = resolver.resolve(Leaf.self).id
+                results.withLock { $0["waiter"] = id }
             }
             usleep(50_000) // the waiter finds the build running, most likely
             scope.reset()
             proceed.signal()
-            #expect(group.wait(timeout: .now() + 10) == .success)
-            let first = results.get("first")
-            let waiter = results.get("waiter")
+            #expect(builder.finished(within: 10) && waiting.finished(within: 10))
+            let first = results.withLock { $0["first"] }
+            let waiter = results.withLock { $0["waiter"] }
             #expect(first != nil && waiter != nil && first != waiter, "the waiter built again")
             #expect(made.count == 2)
             #expect(resolver.resolve(Leaf.self).id == waiter, "the waiter's instance is kept")
@@ -289,17 +280,17 @@ extension ResolverTests {
             resolver.register { Leaf() }
             resolver.register { r in usleep(200); return Slow(leaf: r.resolve()) }
             resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
-            final class Results: @unchecked Sendable {
-                let lock = NSLock(); var pairs: [Pair] = []
-                func add(_ p: Pair) { lock.lock(); pairs.append(p); lock.unlock() }
-            }
-            let results = Results()
+            let results = Locked<[Pair]>([])
             runOnThreads(4) { _ in
-                for _ in 0..<50 { results.add(resolver.resolve(Pair.self)) }
+                for _ in 0..<50 {
+                    let pair = resolver.resolve(Pair.self)
+                    results.withLock { $0.append(pair) }
+                }
             }
-            #expect(results.pairs.count == 200)
-            #expect(results.pairs.allSatisfy { $0.a.leaf === $0.b }, "within a resolution, one Leaf")
-            #expect(Set(results.pairs.map { ObjectIdentifier($0.b) }).count == 200, "across resolutions and threads, never shared")
+            let pairs = results.withLock { $0 }
+            #expect(pairs.count == 200)
+            #expect(pairs.allSatisfy { $0.a.leaf === $0.b }, "within a resolution, one Leaf")
+            #expect(Set(pairs.map { ObjectIdentifier($0.b) }).count == 200, "across resolutions and threads, never shared")
         }
     }
 }

@@ -11,19 +11,16 @@ extension ResolverTests {
         final class Argumented { let value: Int; init(_ value: Int) { self.value = value } }
 
         /// What every thread saw, for the checks at the end.
-        final class Observations: @unchecked Sendable {
-            let lock = NSLock()
+        struct Observations {
             var applicationIDs = Set<Int>()
             var graphLeafIDs: [Set<Int>] = []
             var operations = 0
             var wrong: [String] = []
-            func record(_ thread: Set<Int>, app: Set<Int>, operations: Int, wrong: [String]) {
-                lock.lock()
+            mutating func record(_ thread: Set<Int>, app: Set<Int>, operations: Int, wrong: [String]) {
                 graphLeafIDs.append(thread)
                 applicationIDs.formUnion(app)
                 self.operations += operations
                 self.wrong += wrong.prefix(5)
-                lock.unlock()
             }
         }
 
@@ -40,7 +37,7 @@ extension ResolverTests {
             shared.register(name: "named") { "named" }
             shared.register { _, args in Argumented(args()) }
             shared.register(name: "volatile") { 0 }
-            let observations = Observations()
+            let observations = Locked(Observations())
             let started = Date()
 
             runOnThreads(threads) { thread in
@@ -86,18 +83,19 @@ extension ResolverTests {
                         if shared.optional(Middle.self, name: "absent") != nil { wrong.append("optional") }
                     }
                 }
-                observations.record(graphLeaves, app: appIDs, operations: operationsPerThread, wrong: wrong)
+                observations.withLock { $0.record(graphLeaves, app: appIDs, operations: operationsPerThread, wrong: wrong) }
             }
+            let observed = observations.withLock { $0 }
 
             let elapsed = Date().timeIntervalSince(started)
-            print("stress: \(observations.operations) operations on \(threads) threads in \(String(format: "%.2f", elapsed)) s")
-            #expect(observations.operations == threads * operationsPerThread)
-            #expect(observations.wrong.isEmpty, "\(observations.wrong)")
+            print("stress: \(observed.operations) operations on \(threads) threads in \(String(format: "%.2f", elapsed)) s")
+            #expect(observed.operations == threads * operationsPerThread)
+            #expect(observed.wrong.isEmpty, "\(observed.wrong)")
             #expect(appRuns.count == 1, "the .application factory ran once")
-            #expect(observations.applicationIDs.count == 1, "one .application instance across all threads")
+            #expect(observed.applicationIDs.count == 1, "one .application instance across all threads")
             // Graph instances never cross threads: the leaf sets are disjoint.
             var union = Set<Int>(), total = 0
-            for leaves in observations.graphLeafIDs {
+            for leaves in observed.graphLeafIDs {
                 union.formUnion(leaves)
                 total += leaves.count
             }
