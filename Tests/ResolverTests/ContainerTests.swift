@@ -1,8 +1,8 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
-    /// Child containers, lookup order, and the static state.
+extension IndependentTests {
+    /// Child containers and lookup order.
     @Suite struct Containers {
         @Test func lookupOrderIsSelfThenChildrenInOrderDepthFirst() {
             let root = Resolver()
@@ -36,7 +36,12 @@ extension ResolverTests {
             let resolver = Resolver(parent: parent)
             #expect(resolver.resolve(String.self) == "from parent")
         }
+    }
+}
 
+extension ResolverTests {
+    /// The static state: `main`, `root`, `defaultScope`, `reset()`, `decorate`.
+    @Suite struct StaticState {
         @Test func mainRootAndDefaultScope() {
             Resolver.reset()
             #expect(Resolver.root === Resolver.main)

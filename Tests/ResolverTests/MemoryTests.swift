@@ -2,38 +2,10 @@ import CRegistry
 @testable import Resolver
 import Testing
 
-extension ResolverTests {
-    /// Nothing lost, nothing leaked: what the scopes and containers hold is
-    /// released when it should be, and a failed allocation changes nothing.
+extension IndependentTests {
+    /// Nothing lost, nothing leaked: what a resolution and a container
+    /// hold is released when they end.
     @Suite struct Memory {
-        @Test func resolverResetReleasesTheGlobalScopes() {
-            Resolver.reset()
-            let resolver = Resolver()
-            resolver.register(name: "application") { Leaf() }.scope(.application)
-            resolver.register(name: "cached") { Leaf() }.scope(.cached)
-            weak var application: Leaf?
-            weak var cached: Leaf?
-            do {
-                application = resolver.resolve(Leaf.self, name: "application")
-                cached = resolver.resolve(Leaf.self, name: "cached")
-            }
-            #expect(application != nil && cached != nil, "the scopes hold them")
-            Resolver.reset()
-            #expect(released { application == nil && cached == nil })
-        }
-
-        @Test func applicationResetReleasesWhatItHeld() {
-            let resolver = Resolver()
-            resolver.register { Leaf() }.scope(.application)
-            resolver.register { ValueService() }.scope(.application)
-            weak var held: Leaf?
-            do { held = resolver.resolve(Leaf.self) }
-            _ = resolver.resolve(ValueService.self)
-            #expect(held != nil)
-            ResolverScope.application.reset()
-            #expect(released { held == nil })
-        }
-
         @Test func graphInstancesAreReleasedWhenTheResolutionEnds() {
             final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
             let resolver = Resolver()
@@ -68,6 +40,41 @@ extension ResolverTests {
             }
             #expect(container == nil)
             #expect(released { captured == nil && allocator.live == 0 }, "the C table freed everything it allocated")
+        }
+    }
+}
+
+extension ResolverTests {
+    /// What the app-wide scopes hold is released by their resets, and a
+    /// failed allocation changes nothing (reported through the registry's
+    /// failure hook).
+    @Suite struct MemoryOfProcessWideState {
+        @Test func resolverResetReleasesTheGlobalScopes() {
+            Resolver.reset()
+            let resolver = Resolver()
+            resolver.register(name: "application") { Leaf() }.scope(.application)
+            resolver.register(name: "cached") { Leaf() }.scope(.cached)
+            weak var application: Leaf?
+            weak var cached: Leaf?
+            do {
+                application = resolver.resolve(Leaf.self, name: "application")
+                cached = resolver.resolve(Leaf.self, name: "cached")
+            }
+            #expect(application != nil && cached != nil, "the scopes hold them")
+            Resolver.reset()
+            #expect(released { application == nil && cached == nil })
+        }
+
+        @Test func applicationResetReleasesWhatItHeld() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.application)
+            resolver.register { ValueService() }.scope(.application)
+            weak var held: Leaf?
+            do { held = resolver.resolve(Leaf.self) }
+            _ = resolver.resolve(ValueService.self)
+            #expect(held != nil)
+            ResolverScope.application.reset()
+            #expect(released { held == nil })
         }
 
         /// Registration that runs out of memory in the C table is reported,

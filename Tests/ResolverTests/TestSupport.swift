@@ -5,11 +5,9 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Every front-end suite nests in this one, which runs its tests one at a
-/// time: they share `Resolver.main`, `root`, the global scopes and
-/// `registerAllServices`.
-@Suite(.serialized) struct ResolverTests {}
-
+// Every front-end suite nests in `ResolverTests` (process-wide state, one
+// test at a time) or `IndependentTests` (in parallel): ProcessWideState.swift.
+//
 // Synchronization in the tests: `Locked` (Tests/Support) for shared state,
 // `startThread`/`runOnThreads` (Tests/Support) for threads, semaphores for
 // one thread signalling another, and `Synchronization.Atomic` only for
