@@ -60,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ResolverTests",
-            dependencies: ["Resolver", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
+            dependencies: ["Resolver", "ResolverTesting", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
                            "ResolverOneThreadProbe"]
         ),
         // A program the tests run as a child process: it stops in each of
