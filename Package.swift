@@ -39,8 +39,9 @@ let package = Package(
             name: "ResolverTesting",
             dependencies: ["Resolver"]
         ),
-        // What both test targets use: a failing, counting C allocator and
-        // a thread runner.
+        // What the test targets use: a failing, counting C allocator, the
+        // lock (`Locked`) and the thread starter (`startThread`,
+        // `runOnThreads`).
         .target(
             name: "ResolverTestSupport",
             dependencies: ["CRegistry"],
@@ -55,11 +56,11 @@ let package = Package(
         // Parallel tests with conflicting mocks, through ResolverTesting.
         .testTarget(
             name: "ResolverTestingTests",
-            dependencies: ["ResolverTesting"]
+            dependencies: ["ResolverTesting", "ResolverTestSupport"]
         ),
         .testTarget(
             name: "ResolverTests",
-            dependencies: ["Resolver", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
+            dependencies: ["Resolver", "ResolverTesting", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
                            "ResolverOneThreadProbe"]
         ),
         // A program the tests run as a child process: it stops in each of

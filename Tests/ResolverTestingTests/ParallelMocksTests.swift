@@ -1,5 +1,6 @@
 import Foundation
 import Resolver
+import ResolverTestSupport
 import ResolverTesting
 import Testing
 
@@ -56,23 +57,12 @@ final class Screen {
 /// On a suite, every test of the suite gets a container of its own.
 @Suite(.resolver { $0.register { Counter() }.scope(.application) })
 struct PerSuite {
-    static let seen = SeenCounters()
+    static let seen = Locked<Set<UUID>>([])
 
     @Test(arguments: 0..<5)
     func eachTestHasItsOwnSingleton(index: Int) {
         let counter = Resolver.resolve(Counter.self)
         #expect(Resolver.resolve(Counter.self) === counter)
-        #expect(PerSuite.seen.insert(counter.id), "no other test had this instance")
-    }
-}
-
-final class SeenCounters: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ids: Set<UUID> = []
-
-    func insert(_ id: UUID) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return ids.insert(id).inserted
+        #expect(PerSuite.seen.withLock { $0.insert(counter.id).inserted }, "no other test had this instance")
     }
 }

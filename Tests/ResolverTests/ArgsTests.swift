@@ -1,7 +1,7 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// `Resolver.Args`: positional and keyed arguments and their reads.
     @Suite struct Arguments {
         final class Configured {

@@ -3,10 +3,72 @@ import Resolver
 import Synchronization
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// Exactly-once builds, no deadlock across threads, and consistency
     /// while registrations change.
     @Suite struct Concurrency {
+        /// A factory that waits for another thread, which builds another
+        /// service meanwhile, completes: here both are in caching scopes
+        /// (`ResolverScopeCache`, the class of `.application`) of the test's
+        /// own. (Holding one lock through every factory, as the original
+        /// does, deadlocks here; the timeout turns that into a failure.)
+        @Test func anApplicationFactoryMayWaitForAnotherBuild() {
+            final class First { let ok: Bool; init(_ ok: Bool) { self.ok = ok } }
+            final class Second {}
+            let resolver = Resolver()
+            let inFactory = DispatchSemaphore(value: 0)
+            let otherDone = DispatchSemaphore(value: 0)
+            resolver.register { () -> First in
+                inFactory.signal()
+                return First(otherDone.wait(timeout: .now() + 10) == .success)
+            }.scope(ResolverScopeCache())
+            resolver.register { Second() }.scope(ResolverScopeCache())
+            startThread {
+                inFactory.wait()
+                _ = resolver.resolve(Second.self)
+                otherDone.signal()
+            }
+            #expect(resolver.resolve(First.self).ok)
+        }
+
+        /// Threads that resolve while another re-registers always get a whole
+        /// registration: one of the factories, with its own scope.
+        @Test func reRegisteringWhileResolving() {
+            let resolver = Resolver()
+            resolver.register { "v0" }
+            let stop = Atomic<Bool>(false)
+            let bad = Atomic<Int>(0)
+            let resolved = Atomic<Int>(0)
+            runOnThreads(4) { thread in
+                guard thread > 0 else {
+                    for i in 1...20_000 {
+                        let text = "v\(i)"
+                        if i % 2 == 0 {
+                            resolver.register { text }.scope(.unique)
+                        } else {
+                            resolver.register { text }.scope(ResolverScopeCache())
+                        }
+                    }
+                    stop.store(true, ordering: .relaxed)
+                    return
+                }
+                while !stop.load(ordering: .relaxed) {
+                    let value = resolver.resolve(String.self)
+                    if !value.hasPrefix("v") { bad.add(1, ordering: .relaxed) }
+                    resolved.add(1, ordering: .relaxed)
+                }
+            }
+            #expect(bad.load(ordering: .relaxed) == 0)
+            #expect(resolved.load(ordering: .relaxed) > 0)
+            #expect(resolver.resolve(String.self) == "v20000")
+        }
+    }
+}
+
+extension ResolverTests {
+    /// Exactly-once builds and waits across threads in the app-wide caching
+    /// scopes.
+    @Suite struct ConcurrencyInAppWideScopes {
         /// 16 threads released together ask for one `.application` service
         /// whose factory is slow: one factory run, one instance for all.
         @Test(arguments: [ResolverScope.application, ResolverScope.cached, ResolverScopeCache()])
@@ -18,28 +80,13 @@ extension ResolverTests {
                 usleep(50_000)
                 return XYZSessionService()
             }.scope(scope)
-            // NSLock rather than Synchronization.Mutex: on Linux the latter
-            // blocks with raw futex calls that ThreadSanitizer cannot see.
-            final class IDs: @unchecked Sendable {
-                let lock = NSLock()
-                var values: [Int] = []
-                func add(_ id: Int) { lock.lock(); values.append(id); lock.unlock() }
+            let ids = Locked<[Int]>([])
+            runOnThreads(16) { _ in
+                let id = resolver.resolve(XYZSessionService.self).id
+                ids.withLock { $0.append(id) }
             }
-            let start = DispatchSemaphore(value: 0)
-            let ids = IDs()
-            let group = DispatchGroup()
-            for _ in 0..<16 {
-                group.enter()
-                Thread.detachNewThread {
-                    start.wait()
-                    ids.add(resolver.resolve(XYZSessionService.self).id)
-                    group.leave()
-                }
-            }
-            for _ in 0..<16 { start.signal() }
-            group.wait()
             #expect(runs.count == 1)
-            let all = ids.values
+            let all = ids.withLock { $0 }
             #expect(all.count == 16 && Set(all).count == 1)
             scope.reset()
         }
@@ -54,25 +101,12 @@ extension ResolverTests {
                 usleep(20_000)
                 return XYZSessionService()
             }.scope(.shared)
-            final class Held: @unchecked Sendable {
-                let lock = NSLock()
-                var services: [XYZSessionService] = []
-                func add(_ service: XYZSessionService) { lock.lock(); services.append(service); lock.unlock() }
+            let held = Locked<[XYZSessionService]>([])
+            runOnThreads(16) { _ in
+                let service = resolver.resolve(XYZSessionService.self)
+                held.withLock { $0.append(service) }
             }
-            let start = DispatchSemaphore(value: 0)
-            let held = Held()
-            let group = DispatchGroup()
-            for _ in 0..<16 {
-                group.enter()
-                Thread.detachNewThread {
-                    start.wait()
-                    held.add(resolver.resolve(XYZSessionService.self))
-                    group.leave()
-                }
-            }
-            for _ in 0..<16 { start.signal() }
-            group.wait()
-            let all = held.services
+            let all = held.withLock { $0 }
             #expect(runs.count == 1)
             #expect(Set(all.map(ObjectIdentifier.init)).count == 1)
         }
@@ -90,69 +124,13 @@ extension ResolverTests {
                 return Waiting(otherDone.wait(timeout: .now() + 10) == .success)
             }
             resolver.register { Leaf() }.scope(.cached)
-            Thread.detachNewThread {
+            startThread {
                 inFactory.wait()
                 _ = resolver.resolve(Leaf.self)
                 otherDone.signal()
             }
             #expect(resolver.resolve(Waiting.self).otherThreadResolved)
             ResolverScope.cached.reset()
-        }
-
-        /// Same, when the waiting factory builds an `.application` service
-        /// and the other thread needs a different one.
-        @Test func anApplicationFactoryMayWaitForAnotherBuild() {
-            final class First { let ok: Bool; init(_ ok: Bool) { self.ok = ok } }
-            final class Second {}
-            let resolver = Resolver()
-            let inFactory = DispatchSemaphore(value: 0)
-            let otherDone = DispatchSemaphore(value: 0)
-            resolver.register { () -> First in
-                inFactory.signal()
-                return First(otherDone.wait(timeout: .now() + 10) == .success)
-            }.scope(ResolverScopeCache())
-            resolver.register { Second() }.scope(ResolverScopeCache())
-            Thread.detachNewThread {
-                inFactory.wait()
-                _ = resolver.resolve(Second.self)
-                otherDone.signal()
-            }
-            #expect(resolver.resolve(First.self).ok)
-        }
-
-        /// Threads that resolve while another re-registers always get a whole
-        /// registration: one of the factories, with its own scope.
-        @Test func reRegisteringWhileResolving() {
-            let resolver = Resolver()
-            resolver.register { "v0" }
-            let stop = Atomic<Bool>(false)
-            let bad = Atomic<Int>(0)
-            let resolved = Atomic<Int>(0)
-            let group = DispatchGroup()
-            for _ in 0..<3 {
-                group.enter()
-                Thread.detachNewThread {
-                    while !stop.load(ordering: .relaxed) {
-                        let value = resolver.resolve(String.self)
-                        if !value.hasPrefix("v") { bad.add(1, ordering: .relaxed) }
-                        resolved.add(1, ordering: .relaxed)
-                    }
-                    group.leave()
-                }
-            }
-            for i in 1...20_000 {
-                let text = "v\(i)"
-                if i % 2 == 0 {
-                    resolver.register { text }.scope(.unique)
-                } else {
-                    resolver.register { text }.scope(ResolverScopeCache())
-                }
-            }
-            stop.store(true, ordering: .relaxed)
-            group.wait()
-            #expect(bad.load(ordering: .relaxed) == 0)
-            #expect(resolved.load(ordering: .relaxed) > 0)
-            #expect(resolver.resolve(String.self) == "v20000")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
-    /// Child containers, lookup order, and the static state.
+extension IndependentTests {
+    /// Child containers and lookup order.
     @Suite struct Containers {
         @Test func lookupOrderIsSelfThenChildrenInOrderDepthFirst() {
             let root = Resolver()
@@ -36,7 +36,12 @@ extension ResolverTests {
             let resolver = Resolver(parent: parent)
             #expect(resolver.resolve(String.self) == "from parent")
         }
+    }
+}
 
+extension ResolverTests {
+    /// The static state: `main`, `root`, `defaultScope`, `reset()`, `decorate`.
+    @Suite struct StaticState {
         @Test func mainRootAndDefaultScope() {
             Resolver.reset()
             #expect(Resolver.root === Resolver.main)
@@ -78,9 +83,13 @@ extension ResolverTests {
         }
 
         @Test func decorateSeesEveryResolvedService() {
-            final class Seen: @unchecked Sendable { var types: [String] = [] }
-            let seen = Seen()
-            Resolver.decorate = { seen.types.append(String(describing: type(of: $0))) }
+            // Tests of other modules (ResolverTestingTests) may resolve
+            // meanwhile, on other threads: only this test's types count.
+            let seen = Locked<[String]>([])
+            Resolver.decorate = { service in
+                guard service is Leaf || service is Middle || service is Top else { return }
+                seen.withLock { $0.append(String(describing: type(of: service))) }
+            }
             defer { Resolver.decorate = nil }
             let resolver = Resolver()
             resolver.register { Leaf() }
@@ -88,9 +97,9 @@ extension ResolverTests {
             _ = resolver.resolve(Middle.self)
             _ = resolver.optional(Top.self)
             #if DEBUG
-            #expect(seen.types == ["Leaf", "Middle"])
+            #expect(seen.withLock { $0 } == ["Leaf", "Middle"])
             #else
-            #expect(seen.types.isEmpty)
+            #expect(seen.withLock { $0 }.isEmpty)
             #endif
         }
 

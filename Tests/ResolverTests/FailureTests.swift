@@ -1,7 +1,7 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// Each way a resolve can fail stops the program with a message that
     /// names what was asked and what exists. Run in a child process
     /// (ResolverFailureProbe), checking that it stopped and what it said.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// CRegistry compiles xxHash inline (XXH_INLINE_ALL): only the header is
     /// needed, at build time. An app built with the library must not need
     /// the shared library libxxhash when it runs (README, Package.swift).

@@ -16,7 +16,7 @@ extension ResolverTests {
             private let done = DispatchSemaphore(value: 0)
 
             init() {
-                Thread.detachNewThread { [self] in
+                startThread { [self] in
                     registry.lock()
                     holding.signal()
                     letGo.wait()
@@ -36,12 +36,7 @@ extension ResolverTests {
         /// within five seconds (a resolve that waited for the parked lock
         /// would not).
         func completes(_ body: @escaping @Sendable () -> Void) -> Bool {
-            let finished = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                body()
-                finished.signal()
-            }
-            return finished.wait(timeout: .now() + 5) == .success
+            startThread(body).finished(within: 5)
         }
 
         final class Service: @unchecked Sendable { let id = Serial.next() }

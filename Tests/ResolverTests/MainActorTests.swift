@@ -37,8 +37,7 @@ func onMainQueue() -> Bool {
 /// Runs `body` on a thread of its own (not the main actor) and returns its result.
 func offMainActor<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
     let result = Locked<Result?>(nil)
-    let thread = Thread { result.withLock { $0 = body() } }
-    thread.start()
+    startThread { result.withLock { $0 = body() } }
     _ = eventually(within: 30) { result.withLock { $0 != nil } }
     return result.withLock { $0! }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// The migration article's table of differences from 1.5.1 says what
     /// the code does: the rows issue 19 added or corrected.
     @Suite struct MigrationArticle {

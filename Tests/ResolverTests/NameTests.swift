@@ -6,7 +6,7 @@ extension Resolver.Name {
     static let barney = Self("Barney")
 }
 
-extension ResolverTests {
+extension IndependentTests {
     /// `Resolver.Name`: literals, constants, equality, and names as keys.
     @Suite struct Names {
         @Test func literalsAndConstantsAreInterchangeable() {

@@ -1,7 +1,7 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// `ResolverOptions`: implements, resolveProperties and scope, in any order.
     @Suite struct Options {
         @Test func implementsResolvesThroughTheSameRegistration() {
@@ -112,7 +112,12 @@ extension ResolverTests {
             #expect(options.registration === registration)
             #expect(copy.registration !== registration)
         }
+    }
+}
 
+extension ResolverTests {
+    /// `scope(.application)`, through the app-wide cache.
+    @Suite struct OptionsInAppWideScopes {
         @Test func scopeOptionSetsTheScope() {
             let resolver = Resolver()
             let options = resolver.register { Leaf() }.scope(.application)

@@ -1,8 +1,15 @@
 import Resolver
+import ResolverTesting
 import Testing
 
-extension ResolverTests {
-    /// The four property wrappers.
+/// A service no test registers.
+private final class Unregistered {}
+
+extension IndependentTests {
+    /// The four property wrappers. Tests whose wrappers resolve from `root`
+    /// run with a container of their own as `root` (the `.resolver` trait),
+    /// a child of `main` with isolated scopes: what they register there, and
+    /// their `.shared` instances, no other test sees.
     @Suite struct PropertyWrappers {
         final class Holder {
             @Injected var leaf: Leaf
@@ -11,10 +18,11 @@ extension ResolverTests {
             @OptionalInjected var present: Leaf?
         }
 
-        @Test func injectedResolvesAtInitialisation() {
-            Resolver.reset()
-            Resolver.register { Leaf() }
-            Resolver.register(name: "named") { Leaf() }
+        @Test(.resolver {
+            $0.register { Leaf() }
+            $0.register(name: "named") { Leaf() }
+        })
+        func injectedResolvesAtInitialisation() {
             let holder = Holder()
             #expect(holder.leaf !== holder.named)
             #expect(holder.missing == nil)
@@ -25,11 +33,10 @@ extension ResolverTests {
             #expect(holder.leaf !== projected.wrappedValue)
         }
 
-        @Test func injectedFromAGivenContainer() {
-            Resolver.reset()
+        @Test(.resolver { $0.register { "root" } })
+        func injectedFromAGivenContainer() {
             let container = Resolver()
             container.register { "container" }
-            Resolver.register { "root" }
             final class Box {
                 let container: Resolver
                 init(_ c: Resolver) { container = c; _value = Injected(container: c) }
@@ -38,20 +45,18 @@ extension ResolverTests {
             #expect(Box(container).value == "container")
         }
 
-        @Test func optionalInjectedFallsBackToRoot() {
-            Resolver.reset()
-            Resolver.register { "root" }
+        @Test(.resolver { $0.register { "root" } })
+        func optionalInjectedFallsBackToRoot() {
             let empty = Resolver()
             var wrapper = OptionalInjected<String>(container: empty)
             #expect(wrapper.wrappedValue == "root")
             wrapper.wrappedValue = nil
             #expect(wrapper.wrappedValue == nil)
-            let none = OptionalInjected<Int>(container: empty)
+            let none = OptionalInjected<Unregistered>(container: empty)
             #expect(none.wrappedValue == nil)
         }
 
         @Test func lazyInjectedResolvesOnFirstReadWithItsSettings() {
-            Resolver.reset()
             let made = Counter()
             let container = Resolver()
             container.register(name: "n") { _, args -> String in made.increment(); return "n:\(args() as Int)" }
@@ -100,9 +105,8 @@ extension ResolverTests {
             #expect(made.count == 3)
         }
 
-        @Test func lazyInjectedInAClass() {
-            Resolver.reset()
-            Resolver.register { Leaf() }
+        @Test(.resolver { $0.register { Leaf() } })
+        func lazyInjectedInAClass() {
             final class Model { @LazyInjected var leaf: Leaf }
             let model = Model()
             #expect(model.$leaf.isEmpty)
@@ -113,9 +117,8 @@ extension ResolverTests {
             #expect(model.leaf !== first)
         }
 
-        @Test func weakLazyInjectedHoldsWeakly() {
-            Resolver.reset()
-            Resolver.register { Leaf() }.scope(.shared)
+        @Test(.resolver { $0.register { Leaf() }.scope(.shared) })
+        func weakLazyInjectedHoldsWeakly() {
             final class Model { @WeakLazyInjected var leaf: Leaf? }
             let model = Model()
             #expect(model.$leaf.isEmpty)
@@ -153,9 +156,8 @@ extension ResolverTests {
 
         /// Compiles only if the wrappers are Sendable (they cross into a
         /// detached task), and checks the value arrives intact.
-        @Test func injectedIsSendableWhenItsServiceIs() async {
-            Resolver.reset()
-            Resolver.register { Leaf() }
+        @Test(.resolver { $0.register { Leaf() } })
+        func injectedIsSendableWhenItsServiceIs() async {
             let injected = Injected<Leaf>()
             let optional = OptionalInjected<Leaf>()
             let ids = await Task.detached { (injected.wrappedValue.id, optional.wrappedValue?.id) }.value

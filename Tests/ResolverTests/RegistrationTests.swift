@@ -1,7 +1,7 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// The three `register` overloads, type inference from the closure, and
     /// replacement of an earlier registration.
     @Suite struct Registration {
@@ -14,10 +14,16 @@ extension ResolverTests {
 
         @Test func factoryReceivingTheResolvingContainer() {
             let resolver = Resolver()
-            resolver.register { Leaf() }
-            resolver.register { r in Middle(leaf: r.resolve()) }
+            let leaf = Leaf()
+            resolver.register { leaf }
+            var received: Resolver?
+            resolver.register { r in
+                received = r
+                return Middle(leaf: r.resolve())
+            }
             let middle: Middle = resolver.resolve()
-            #expect(middle.leaf.id > 0)
+            #expect(received === resolver, "the factory gets the container resolve was called on")
+            #expect(middle.leaf === leaf, "and resolves its dependencies through it")
         }
 
         @Test func factoryReceivingArguments() {
@@ -60,18 +66,23 @@ extension ResolverTests {
             #expect(resolver.optional(Int?.self) == .some(1))
         }
 
-        @Test func staticRegisterWritesToMain() {
-            Resolver.reset()
-            Resolver.register(name: "static") { "in main" }
-            #expect(Resolver.main.optional(String.self, name: "static") == "in main")
-            #expect(Resolver.resolve(String.self, name: "static") == "in main")
-        }
-
         @Test func registerReturnsOptionsForTheNewRegistration() {
             let resolver = Resolver()
             let options = resolver.register(name: "keyed") { XYZService() }
             #expect(options.registration.key == Int(bitPattern: ObjectIdentifier(XYZService.self)))
             #expect(options.registration.cacheKey == "\(options.registration.key):keyed")
+        }
+    }
+}
+
+extension ResolverTests {
+    /// The static `register`, which writes to `Resolver.main`.
+    @Suite struct RegistrationInMain {
+        @Test func staticRegisterWritesToMain() {
+            Resolver.reset()
+            Resolver.register(name: "static") { "in main" }
+            #expect(Resolver.main.optional(String.self, name: "static") == "in main")
+            #expect(Resolver.resolve(String.self, name: "static") == "in main")
         }
     }
 }

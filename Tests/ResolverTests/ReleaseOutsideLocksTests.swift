@@ -25,20 +25,18 @@ private let patience: Double = 30
 /// wait while `registerAllServices` runs (documented: other threads wait for
 /// it), so code running inside `registerAllServices` passes false.
 private func anotherThreadResolves(throughTheGate: Bool) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
+    let resolved = Locked(false)
+    let other = startThread {
         let container = Resolver()
         let options = container.register { Leaf() }.scope(ResolverScopeCache())
-        var resolved = options.registration.resolve(resolver: container, args: nil) != nil
+        var ok = options.registration.resolve(resolver: container, args: nil) != nil
         if throughTheGate {
-            resolved = resolved && container.optional(Leaf.self) != nil
-            resolved = resolved && Resolver.optional(NetworkServicing.self) != nil
+            ok = ok && container.optional(Leaf.self) != nil
+            ok = ok && Resolver.optional(NetworkServicing.self) != nil
         }
-        if resolved {
-            done.signal()
-        }
+        resolved.withLock { $0 = ok }
     }
-    return done.wait(timeout: .now() + patience) == .success
+    return other.finished(within: patience) && resolved.withLock { $0 }
 }
 
 /// What the blocking code saw: how often it ran, and how often the other

@@ -1,8 +1,8 @@
 import Resolver
 import Testing
 
-extension ResolverTests {
-    /// `resolve` and `optional`, static and instance.
+extension IndependentTests {
+    /// `resolve` and `optional` on a container.
     @Suite struct Resolution {
         @Test func instanceResolveAndOptional() {
             let resolver = Resolver()
@@ -11,18 +11,6 @@ extension ResolverTests {
             let maybe: Leaf? = resolver.optional()
             #expect(leaf.id != maybe?.id, "graph scope: a new instance per top-level resolve")
             #expect(resolver.optional(Middle.self) == nil)
-        }
-
-        @Test func staticResolveReadsRoot() {
-            Resolver.reset()
-            let mock = Resolver(child: Resolver.main)
-            mock.register { "mocked" }
-            Resolver.main.register { "real" }
-            #expect(Resolver.resolve(String.self) == "real")
-            Resolver.root = mock
-            defer { Resolver.root = Resolver.main }
-            #expect(Resolver.resolve(String.self) == "mocked")
-            #expect(Resolver.optional(String.self) == "mocked")
         }
 
         @Test func namedLookupNeverFallsBackAndTheReverse() {
@@ -59,6 +47,23 @@ extension ResolverTests {
             let a: ValueService = resolver.resolve()
             let b: ValueService = resolver.resolve()
             #expect(a != b)
+        }
+    }
+}
+
+extension ResolverTests {
+    /// The static `resolve` and `optional`, which read the app-wide `root`.
+    @Suite struct ResolutionThroughRoot {
+        @Test func staticResolveReadsRoot() {
+            Resolver.reset()
+            let mock = Resolver(child: Resolver.main)
+            mock.register { "mocked" }
+            Resolver.main.register { "real" }
+            #expect(Resolver.resolve(String.self) == "real")
+            Resolver.root = mock
+            defer { Resolver.root = Resolver.main }
+            #expect(Resolver.resolve(String.self) == "mocked")
+            #expect(Resolver.optional(String.self) == "mocked")
         }
     }
 }

@@ -7,8 +7,9 @@ extension ResolverScope {
     static let session = ResolverScopeCache()
 }
 
-extension ResolverTests {
-    /// The six scopes, custom scopes, and their lifetimes.
+extension IndependentTests {
+    /// The graph, unique and container scopes, and caching scopes of a
+    /// test's own: what they share and for how long.
     @Suite struct Scopes {
         @Test func graphSharesInstancesWithinOneResolution() {
             let resolver = Resolver()
@@ -66,6 +67,132 @@ extension ResolverTests {
             #expect(two.x !== two.y)
         }
 
+        @Test func uniqueAlwaysMakesANewInstance() {
+            final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.unique)
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
+            let pair: Pair = resolver.resolve()
+            #expect(pair.a !== pair.b)
+        }
+
+        @Test func containerScopeCachesPerResolvingContainer() {
+            let shared = Resolver()
+            shared.register { Leaf() }.scope(.container)
+            let first = Resolver(child: shared)
+            let second = Resolver(child: shared)
+            let a1: Leaf = first.resolve(), a2: Leaf = first.resolve()
+            let b1: Leaf = second.resolve()
+            #expect(a1 === a2)
+            #expect(a1 !== b1)
+            first.cache.reset()
+            #expect(first.resolve(Leaf.self) !== a1)
+            #expect(second.resolve(Leaf.self) === b1)
+        }
+
+        @Test func containerCacheCanBeReplaced() {
+            let resolver = Resolver()
+            resolver.register { Leaf() }.scope(.container)
+            let a: Leaf = resolver.resolve()
+            resolver.cache = ResolverScope.unique
+            #expect(resolver.resolve(Leaf.self) !== resolver.resolve(Leaf.self))
+            resolver.cache = ResolverScopeCache()
+            let b: Leaf = resolver.resolve()
+            #expect(b !== a && resolver.resolve(Leaf.self) === b)
+        }
+
+        /// A reset while a caching scope builds an instance starts a new
+        /// generation: the build returns its instance but does not keep it.
+        /// So a factory that resets its own scope leaves its instance
+        /// uncached, where 1.5.1 cached it (issue 19; the migration article
+        /// lists it).
+        @Test func aFactoryThatResetsItsScopeLeavesItsInstanceUncached() {
+            let scope = ResolverScopeCache()
+            let resolver = Resolver()
+            let made = Counter()
+            resolver.register { () -> Leaf in
+                made.increment()
+                scope.reset()
+                return Leaf()
+            }.scope(scope)
+            let a: Leaf = resolver.resolve()
+            let b: Leaf = resolver.resolve()
+            #expect(a !== b, "1.5.1 returns one instance twice")
+            #expect(made.count == 2)
+
+            // The same factory without the reset: kept.
+            resolver.register(name: "plain") { () -> Leaf in made.increment(); return Leaf() }.scope(scope)
+            let c: Leaf = resolver.resolve(name: "plain")
+            #expect(resolver.resolve(Leaf.self, name: "plain") === c)
+            #expect(made.count == 3)
+        }
+
+        /// A reset from another thread during a build: the thread waiting for
+        /// that build makes its own instance, which the scope keeps (its build
+        /// began after the reset).
+        @Test func threadsWaitingForABuildThatAResetOverranBuildAgain() {
+            let scope = ResolverScopeCache()
+            let resolver = Resolver()
+            let made = Counter()
+            let building = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            resolver.register { () -> Leaf in
+                made.increment()
+                if made.count == 1 {
+                    building.signal()
+                    proceed.wait()
+                }
+                return Leaf()
+            }.scope(scope)
+            let results = Locked<[String: Int]>([:])
+            let builder = startThread {
+                let id = resolver.resolve(Leaf.self).id
+                results.withLock { $0["first"] = id }
+            }
+            building.wait()
+            let waiting = startThread {
+                let id = resolver.resolve(Leaf.self).id
+                results.withLock { $0["waiter"] = id }
+            }
+            usleep(50_000) // the waiter finds the build running, most likely
+            scope.reset()
+            proceed.signal()
+            #expect(builder.finished(within: 10) && waiting.finished(within: 10))
+            let first = results.withLock { $0["first"] }
+            let waiter = results.withLock { $0["waiter"] }
+            #expect(first != nil && waiter != nil && first != waiter, "the waiter built again")
+            #expect(made.count == 2)
+            #expect(resolver.resolve(Leaf.self).id == waiter, "the waiter's instance is kept")
+            #expect(made.count == 2)
+        }
+
+        @Test func twoThreadsNeverShareGraphInstances() {
+            final class Slow { let leaf: Leaf; init(leaf: Leaf) { self.leaf = leaf } }
+            final class Pair { let a: Slow; let b: Leaf; init(a: Slow, b: Leaf) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register { Leaf() }
+            resolver.register { r in usleep(200); return Slow(leaf: r.resolve()) }
+            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
+            let results = Locked<[Pair]>([])
+            runOnThreads(4) { _ in
+                for _ in 0..<50 {
+                    let pair = resolver.resolve(Pair.self)
+                    results.withLock { $0.append(pair) }
+                }
+            }
+            let pairs = results.withLock { $0 }
+            #expect(pairs.count == 200)
+            #expect(pairs.allSatisfy { $0.a.leaf === $0.b }, "within a resolution, one Leaf")
+            #expect(Set(pairs.map { ObjectIdentifier($0.b) }).count == 200, "across resolutions and threads, never shared")
+        }
+    }
+}
+
+extension ResolverTests {
+    /// The app-wide caching scopes (`.application`, `.cached`, `.shared`,
+    /// whose caches every container without isolated scopes shares, keyed
+    /// by type and name) and the app's custom scope `.session`.
+    @Suite struct AppWideScopes {
         @Test func applicationKeepsItsInstanceUntilReset() {
             let resolver = Resolver()
             let made = Counter()
@@ -149,40 +276,6 @@ extension ResolverTests {
             #expect(resolver.resolve(XYZFetching.self) === held)
         }
 
-        @Test func uniqueAlwaysMakesANewInstance() {
-            final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
-            let resolver = Resolver()
-            resolver.register { Leaf() }.scope(.unique)
-            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
-            let pair: Pair = resolver.resolve()
-            #expect(pair.a !== pair.b)
-        }
-
-        @Test func containerScopeCachesPerResolvingContainer() {
-            let shared = Resolver()
-            shared.register { Leaf() }.scope(.container)
-            let first = Resolver(child: shared)
-            let second = Resolver(child: shared)
-            let a1: Leaf = first.resolve(), a2: Leaf = first.resolve()
-            let b1: Leaf = second.resolve()
-            #expect(a1 === a2)
-            #expect(a1 !== b1)
-            first.cache.reset()
-            #expect(first.resolve(Leaf.self) !== a1)
-            #expect(second.resolve(Leaf.self) === b1)
-        }
-
-        @Test func containerCacheCanBeReplaced() {
-            let resolver = Resolver()
-            resolver.register { Leaf() }.scope(.container)
-            let a: Leaf = resolver.resolve()
-            resolver.cache = ResolverScope.unique
-            #expect(resolver.resolve(Leaf.self) !== resolver.resolve(Leaf.self))
-            resolver.cache = ResolverScopeCache()
-            let b: Leaf = resolver.resolve()
-            #expect(b !== a && resolver.resolve(Leaf.self) === b)
-        }
-
         @Test func customScopesAreCachesOfTheirOwn() {
             let resolver = Resolver()
             resolver.register { XYZSessionService() }.scope(.session)
@@ -193,80 +286,6 @@ extension ResolverTests {
             ResolverScope.session.reset()
             #expect(resolver.resolve(XYZSessionService.self) !== a)
             ResolverScope.session.reset()
-        }
-
-        /// A reset while a caching scope builds an instance starts a new
-        /// generation: the build returns its instance but does not keep it.
-        /// So a factory that resets its own scope leaves its instance
-        /// uncached, where 1.5.1 cached it (issue 19; the migration article
-        /// lists it).
-        @Test func aFactoryThatResetsItsScopeLeavesItsInstanceUncached() {
-            let scope = ResolverScopeCache()
-            let resolver = Resolver()
-            let made = Counter()
-            resolver.register { () -> Leaf in
-                made.increment()
-                scope.reset()
-                return Leaf()
-            }.scope(scope)
-            let a: Leaf = resolver.resolve()
-            let b: Leaf = resolver.resolve()
-            #expect(a !== b, "1.5.1 returns one instance twice")
-            #expect(made.count == 2)
-
-            // The same factory without the reset: kept.
-            resolver.register(name: "plain") { () -> Leaf in made.increment(); return Leaf() }.scope(scope)
-            let c: Leaf = resolver.resolve(name: "plain")
-            #expect(resolver.resolve(Leaf.self, name: "plain") === c)
-            #expect(made.count == 3)
-        }
-
-        /// A reset from another thread during a build: the thread waiting for
-        /// that build makes its own instance, which the scope keeps (its build
-        /// began after the reset).
-        @Test func threadsWaitingForABuildThatAResetOverranBuildAgain() {
-            let scope = ResolverScopeCache()
-            let resolver = Resolver()
-            let made = Counter()
-            let building = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            resolver.register { () -> Leaf in
-                made.increment()
-                if made.count == 1 {
-                    building.signal()
-                    proceed.wait()
-                }
-                return Leaf()
-            }.scope(scope)
-            final class Results: @unchecked Sendable {
-                let lock = NSLock()
-                var ids: [String: Int] = [:]
-                func set(_ key: String, _ id: Int) { lock.lock(); ids[key] = id; lock.unlock() }
-                func get(_ key: String) -> Int? { lock.lock(); defer { lock.unlock() }; return ids[key] }
-            }
-            let results = Results()
-            let group = DispatchGroup()
-            group.enter()
-            Thread.detachNewThread {
-                results.set("first", resolver.resolve(Leaf.self).id)
-                group.leave()
-            }
-            building.wait()
-            group.enter()
-            Thread.detachNewThread {
-                results.set("waiter", resolver.resolve(Leaf.self).id)
-                group.leave()
-            }
-            usleep(50_000) // the waiter finds the build running, most likely
-            scope.reset()
-            proceed.signal()
-            #expect(group.wait(timeout: .now() + 10) == .success)
-            let first = results.get("first")
-            let waiter = results.get("waiter")
-            #expect(first != nil && waiter != nil && first != waiter, "the waiter built again")
-            #expect(made.count == 2)
-            #expect(resolver.resolve(Leaf.self).id == waiter, "the waiter's instance is kept")
-            #expect(made.count == 2)
         }
 
         @Test func resetReleasesWhatTheScopeHeld() {
@@ -280,26 +299,6 @@ extension ResolverTests {
             #expect(weakly != nil)
             ResolverScope.session.reset()
             #expect(released { weakly == nil })
-        }
-
-        @Test func twoThreadsNeverShareGraphInstances() {
-            final class Slow { let leaf: Leaf; init(leaf: Leaf) { self.leaf = leaf } }
-            final class Pair { let a: Slow; let b: Leaf; init(a: Slow, b: Leaf) { self.a = a; self.b = b } }
-            let resolver = Resolver()
-            resolver.register { Leaf() }
-            resolver.register { r in usleep(200); return Slow(leaf: r.resolve()) }
-            resolver.register { r in Pair(a: r.resolve(), b: r.resolve()) }
-            final class Results: @unchecked Sendable {
-                let lock = NSLock(); var pairs: [Pair] = []
-                func add(_ p: Pair) { lock.lock(); pairs.append(p); lock.unlock() }
-            }
-            let results = Results()
-            runOnThreads(4) { _ in
-                for _ in 0..<50 { results.add(resolver.resolve(Pair.self)) }
-            }
-            #expect(results.pairs.count == 200)
-            #expect(results.pairs.allSatisfy { $0.a.leaf === $0.b }, "within a resolution, one Leaf")
-            #expect(Set(results.pairs.map { ObjectIdentifier($0.b) }).count == 200, "across resolutions and threads, never shared")
         }
     }
 }

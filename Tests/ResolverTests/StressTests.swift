@@ -2,45 +2,50 @@ import Foundation
 import Resolver
 import Testing
 
-extension ResolverTests {
+extension IndependentTests {
     /// Eight threads doing mixed operations on shared containers, checking
     /// values as they go and invariants at the end.
+    ///
+    /// Its caching scopes are its own: two `ResolverScopeCache`s standing
+    /// for `.application` and `.cached` (the class of both) and a
+    /// `ResolverScopeShare` for `.shared`, which a resolve through a
+    /// container without isolated scopes handles exactly as it does those.
+    /// So it can reset its cache and count its instances while other tests
+    /// run.
     @Suite struct Stress {
         final class AppService: @unchecked Sendable { let id = Serial.next() }
         final class CachedService { let id = Serial.next() }
         final class Argumented { let value: Int; init(_ value: Int) { self.value = value } }
 
         /// What every thread saw, for the checks at the end.
-        final class Observations: @unchecked Sendable {
-            let lock = NSLock()
+        struct Observations {
             var applicationIDs = Set<Int>()
             var graphLeafIDs: [Set<Int>] = []
             var operations = 0
             var wrong: [String] = []
-            func record(_ thread: Set<Int>, app: Set<Int>, operations: Int, wrong: [String]) {
-                lock.lock()
+            mutating func record(_ thread: Set<Int>, app: Set<Int>, operations: Int, wrong: [String]) {
                 graphLeafIDs.append(thread)
                 applicationIDs.formUnion(app)
                 self.operations += operations
                 self.wrong += wrong.prefix(5)
-                lock.unlock()
             }
         }
 
         @Test func eightThreadsOfMixedOperations() {
             let threads = 8, operationsPerThread = 100_000
+            let application = ResolverScopeCache(), cached = ResolverScopeCache(), sharing = ResolverScopeShare()
             let shared = Resolver()
             let appRuns = Counter()
-            shared.register { () -> AppService in appRuns.increment(); usleep(1_000); return AppService() }.scope(.application)
-            shared.register { CachedService() }.scope(.cached)
+            shared.register { () -> AppService in appRuns.increment(); usleep(1_000); return AppService() }.scope(application)
+            shared.register { CachedService() }.scope(cached)
             shared.register { Leaf() }
             shared.register { r in Middle(leaf: r.resolve()) }
             shared.register { r in Top(middle: r.resolve(), leaf: r.resolve()) }
-            shared.register { XYZService() }.scope(.shared).implements(XYZUpdating.self)
+            shared.register { XYZService() }.scope(sharing).implements(XYZUpdating.self)
             shared.register(name: "named") { "named" }
             shared.register { _, args in Argumented(args()) }
             shared.register(name: "volatile") { 0 }
-            let observations = Observations()
+            let observations = Locked(Observations())
             let started = Date()
 
             runOnThreads(threads) { thread in
@@ -63,7 +68,7 @@ extension ResolverTests {
                     case 55..<65:
                         let a: CachedService = shared.resolve()
                         if a.id <= 0 { wrong.append("cached") }
-                        if step % 10 == 0 { ResolverScope.cached.reset() }
+                        if step % 10 == 0 { cached.reset() }
                     case 65..<75:
                         let held: XYZService = shared.resolve()
                         if shared.resolve(XYZUpdating.self).id != held.id { wrong.append("shared via protocol") }
@@ -86,24 +91,23 @@ extension ResolverTests {
                         if shared.optional(Middle.self, name: "absent") != nil { wrong.append("optional") }
                     }
                 }
-                observations.record(graphLeaves, app: appIDs, operations: operationsPerThread, wrong: wrong)
+                observations.withLock { $0.record(graphLeaves, app: appIDs, operations: operationsPerThread, wrong: wrong) }
             }
+            let observed = observations.withLock { $0 }
 
             let elapsed = Date().timeIntervalSince(started)
-            print("stress: \(observations.operations) operations on \(threads) threads in \(String(format: "%.2f", elapsed)) s")
-            #expect(observations.operations == threads * operationsPerThread)
-            #expect(observations.wrong.isEmpty, "\(observations.wrong)")
-            #expect(appRuns.count == 1, "the .application factory ran once")
-            #expect(observations.applicationIDs.count == 1, "one .application instance across all threads")
+            print("stress: \(observed.operations) operations on \(threads) threads in \(String(format: "%.2f", elapsed)) s")
+            #expect(observed.operations == threads * operationsPerThread)
+            #expect(observed.wrong.isEmpty, "\(observed.wrong)")
+            #expect(appRuns.count == 1, "the factory under `application` ran once")
+            #expect(observed.applicationIDs.count == 1, "one instance in `application` across all threads")
             // Graph instances never cross threads: the leaf sets are disjoint.
             var union = Set<Int>(), total = 0
-            for leaves in observations.graphLeafIDs {
+            for leaves in observed.graphLeafIDs {
                 union.formUnion(leaves)
                 total += leaves.count
             }
             #expect(union.count == total)
-            ResolverScope.application.reset()
-            ResolverScope.cached.reset()
         }
     }
 }

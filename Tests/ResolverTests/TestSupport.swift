@@ -5,14 +5,22 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Every front-end suite nests in this one, which runs its tests one at a
-/// time: they share `Resolver.main`, `root`, the global scopes and
-/// `registerAllServices`.
-@Suite(.serialized) struct ResolverTests {}
+// Every front-end suite nests in `ResolverTests` (process-wide state, one
+// test at a time) or `IndependentTests` (in parallel): ProcessWideState.swift.
+//
+// Synchronization in the tests: `Locked` (Tests/Support) for shared state,
+// `startThread`/`runOnThreads` (Tests/Support) for threads, semaphores for
+// one thread signalling another, and `Synchronization.Atomic` only for
+// counters and flags that must not order threads (below) or whose memory
+// orderings are what a test is about (LockFreeTests).
 
 // MARK: - Services used across the tests
 
 /// Hands out increasing numbers, so that instances can be told apart by value.
+///
+/// A relaxed atomic, not `Locked`: services are made on every thread of the
+/// stress tests, and a lock taken in each initializer would order those
+/// threads, hiding from ThreadSanitizer a race in the library between them.
 enum Serial {
     private static let counter = Atomic<Int>(0)
     static func next() -> Int { counter.add(1, ordering: .relaxed).newValue }
@@ -45,7 +53,8 @@ final class Top {
 
 struct ValueService: Equatable { let id = Serial.next() }
 
-/// Counts how often a factory ran.
+/// Counts how often a factory ran. A relaxed atomic, as `Serial` is: a lock
+/// in the factories would order the threads that run them.
 final class Counter: Sendable {
     private let value = Atomic<Int>(0)
     var count: Int { value.load(ordering: .relaxed) }
@@ -73,21 +82,6 @@ func released(_ condition: () -> Bool) -> Bool {
         _ = crg_collect()
         return condition()
     }
-}
-
-/// Runs `body(index)` on `count` new threads at once and waits at most
-/// `seconds` for them all; false if some had not finished by then (they are
-/// left running: the test fails instead of hanging).
-func runOnThreads(_ count: Int, within seconds: Double, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        Thread.detachNewThread {
-            body(index)
-            group.leave()
-        }
-    }
-    return group.wait(timeout: .now() + seconds) == .success
 }
 
 // MARK: - Child processes
@@ -179,19 +173,17 @@ func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> Pr
     // Read on another thread, so that a child that never closes its output
     // cannot block the wait below.
     let output = Locked(Data())
-    let drained = DispatchSemaphore(value: 0)
     let reader = pipe.fileHandleForReading
-    Thread.detachNewThread {
+    let reading = startThread {
         let data = reader.readDataToEndOfFile()
         output.withLock { $0 = data }
-        drained.signal()
     }
     let finished = eventually(within: timeout) { !process.isRunning }
     if !finished {
         kill(process.processIdentifier, SIGKILL)
     }
     process.waitUntilExit()
-    _ = drained.wait(timeout: .now() + 10)
+    _ = reading.finished(within: 10)
     let text = output.withLock { String(decoding: $0, as: UTF8.self) }
     if !finished {
         throw ProgramTimedOut(name: name, arguments: arguments, seconds: timeout, output: text)
