@@ -118,15 +118,20 @@ extension ResolverRegistration {
     }
 
     /// Says, once for this registration, that a plain factory registered
-    /// from the main actor is about to run off it. Called where a thread
-    /// first makes instances of the registration, never on the hot path.
-    func warnIfLeavingMainActor() {
-        guard registeredOnMainActor, !MainActorCheck.isOnMainActor,
-              registry.withLock({ () -> Bool in
-                  defer { warnedOffMainActor = true }
-                  return !warnedOffMainActor
-              }) else {
-            return
+    /// from the main actor is about to run off it. Called when another
+    /// thread than the last one is about to run the factory
+    /// (`Producer.LeavingMainActorCheck`). Returns whether the warning has
+    /// been given (now or before), so the caller can stop checking.
+    @discardableResult
+    func warnIfLeavingMainActor() -> Bool {
+        guard registeredOnMainActor, !MainActorCheck.isOnMainActor else {
+            return false
+        }
+        guard registry.withLock({ () -> Bool in
+            defer { warnedOffMainActor = true }
+            return !warnedOffMainActor
+        }) else {
+            return true
         }
         let service = describe(Service.self, name)
         let message = """
@@ -137,6 +142,7 @@ extension ResolverRegistration {
             This is said once per registration.
             """
         registry.warn(message)
+        return true
     }
 }
 

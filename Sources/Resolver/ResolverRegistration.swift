@@ -231,6 +231,14 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
 
         /// A producer for the factory of `registration`.
         static func make(for registration: ResolverRegistration) -> Producer {
+            let producer = makeUnchecked(for: registration)
+            guard registration.registeredOnMainActor, registration.isolation == .none else {
+                return producer
+            }
+            return LeavingMainActorCheck(producer, registration)
+        }
+
+        static func makeUnchecked(for registration: ResolverRegistration) -> Producer {
             switch registration.factory {
             case .plain(let factory): return Plain(factory)
             case .resolver(let factory): return WithResolver(factory)
@@ -327,6 +335,46 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
             }
         }
 
+        /// A plain factory registered from the main actor: before it runs on
+        /// a thread other than the one that ran it last, checks whether that
+        /// thread is on the main actor, and says once per registration if it
+        /// is not (`warnIfLeavingMainActor`). Per thread rather than per
+        /// producer: threads take turns with a slot's producer (thread
+        /// numbers are reused, and threads numbered past the slots share
+        /// one).
+        final class LeavingMainActorCheck: Producer {
+            let inner: Producer
+            /// The registration owns this producer.
+            unowned(unsafe) let registration: ResolverRegistration
+            /// The context of the thread that ran it last, or `warned` once
+            /// the warning has been given.
+            let lastThread: UnsafeMutablePointer<crg_word>
+            static var warned: UInt64 { UInt64.max }
+
+            init(_ inner: Producer, _ registration: ResolverRegistration) {
+                self.inner = inner
+                self.registration = registration
+                lastThread = makeWords(1)
+            }
+
+            deinit {
+                crg_cells_destroy(lastThread)
+            }
+
+            override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
+                                  _ arguments: ArgumentsPointer) -> Service? {
+                let thread = UInt64(UInt(bitPattern: crg_thread_object()))
+                let last = crg_word_load(lastThread)
+                if last != thread && last != LeavingMainActorCheck.warned {
+                    crg_word_store(lastThread, thread)
+                    if registration.warnIfLeavingMainActor() {
+                        crg_word_store(lastThread, LeavingMainActorCheck.warned)
+                    }
+                }
+                return inner.produce(given: given, root: rootRaw, arguments)
+            }
+        }
+
         /// An async factory: a synchronous resolve stops with a message.
         final class AsyncOnly: Producer {
             let name: Resolver.Name?
@@ -362,9 +410,6 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         @inline(never)
         static func make(_ raw: UnsafeMutableRawPointer, _ slot: Int) -> Producer {
             let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
-            if registration.registeredOnMainActor {
-                registration.warnIfLeavingMainActor()
-            }
             let slots = published(makeCells(producerSlots + 1), in: registration.cells + producersCell,
                                   discard: { crg_cells_destroy($0) })
             let producer = Unmanaged.passRetained(Producer.make(for: registration)).toOpaque()
