@@ -26,7 +26,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-instructions bench-async-instructions example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-instructions bench-async-instructions example example-server load clean
 
 all: test
 
@@ -63,12 +63,21 @@ c-warnings: deps
 	@if command -v gcc >/dev/null 2>&1; then gcc $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES); fi
 	@echo '#include "cregistry.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
 
+# Only the engine (Sources/Resolver/Engine) calls into the C core or handles
+# raw pointers; the files that define the public API stay typed (DESIGN.md,
+# "The engine layer").
+engine-boundary:
+	@echo "==> engine boundary: no crg_ call, CRegistry import or raw pointer outside Sources/Resolver/Engine"
+	@if grep -nE 'crg_|import CRegistry|Unsafe(Mutable)?RawPointer|OpaquePointer|Unmanaged<' Sources/Resolver/*.swift; then \
+		echo "error: the lines above belong in Sources/Resolver/Engine" >&2; exit 1; \
+	fi
+
 # Swift 6 language mode with zero warnings: warnings fail the build.
 build-warnings: deps
 	@echo "==> swift build (warnings are errors)"
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
-test: c-warnings build-warnings graphviz
+test: c-warnings engine-boundary build-warnings graphviz
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
 	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"

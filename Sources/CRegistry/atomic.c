@@ -10,8 +10,7 @@
 
 /* Cache-line aligned, so the cells every resolve reads share no line with
  * data that other threads write. */
-_Alignas(64) crg_cell crg_internal_global_cells[CRG_GLOBAL_CELLS];
-_Alignas(64) crg_word crg_internal_global_words[CRG_GLOBAL_WORDS];
+_Alignas(64) crg_published crg_internal_published;
 
 /* `count` (at least 1) zeroed elements of `size` bytes, or NULL. */
 static void *crg_zeroed(size_t count, size_t size) {

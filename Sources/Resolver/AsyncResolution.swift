@@ -1,5 +1,3 @@
-import CRegistry
-
 // Async factories and `resolveAsync` (DESIGN.md, "Actors and async
 // factories"; the article Concurrency).
 //
@@ -220,28 +218,32 @@ extension Resolver {
     /// The synchronous start of `resolveAsync`: the service, when it can be
     /// had without awaiting; else what is needed to await it.
     @inlinable
-    static func startAsync<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
+    static func startAsync<Service>(_ key: RegistryKey, in container: Resolver?,
                                     _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
         var target = container
-        if crg_word_load(Published.detours) != 0 {
+        if Published.detours.load() != 0 {
             target = container ?? currentOverride()
             GraphRecorder.recordResolve(of: Service.self, key)
         }
-        crg_read_begin()
-        guard let resolverRaw = registeredTarget(target) else {
-            crg_read_end()
+        let section = ReadSection()
+        guard let found = registeredTarget(target, section) else {
+            section.end()
             return startAsyncAfterRegistering(key, in: target, arguments)
         }
-        let cached = crg_tcache_find(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash)
-        if let cached, ThreadCacheValue.isInstance(cached) {
-            let service = ValueStorage.value(at: cached, as: Service.self)
-            crg_read_end()
+        let hit = ThreadCache.find(found, key.typeID, key.nameBytes, key.nameHash, section)
+        if let instance = hit?.instance {
+            let service = ValueStorage.value(in: instance, as: Service.self)
+            section.end()
             return .done(service)
         }
-        let step: AsyncStep<Service> = cached.map {
-            startAsyncFound(ThreadCacheValue.registration($0), key, in: resolverRaw, given: target, arguments)
-        } ?? startAsyncInReadSection(key, in: resolverRaw, given: target, arguments)
-        crg_read_end()
+        let request = ResolveRequest(key, from: found, isGiven: target != nil, arguments)
+        let step: AsyncStep<Service>
+        if let hit {
+            step = startAsyncFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+        } else {
+            step = startAsyncInReadSection(request, section)
+        }
+        section.end()
         return step
     }
 
@@ -249,54 +251,40 @@ extension Resolver {
     /// wait for it), then start.
     @usableFromInline
     @inline(never)
-    static func startAsyncAfterRegistering<Service>(_ key: UnsafeMutablePointer<crg_key>, in container: Resolver?,
+    static func startAsyncAfterRegistering<Service>(_ key: RegistryKey, in container: Resolver?,
                                                     _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
-        withRegisteredTarget(container) { resolverRaw in
-            startAsyncInReadSection(key, in: resolverRaw, given: container, arguments)
+        withRegisteredTarget(container) { target, section in
+            startAsyncInReadSection(ResolveRequest(key, from: target, isGiven: container != nil, arguments), section)
         }
     }
 
-    /// Finds the registration for `key` from the container at `resolverRaw`:
-    /// a plain factory's registration is resolved here; a main-actor or async
-    /// one returns its cached instance, if any, or what is needed to await
-    /// it. Call inside a read section.
+    /// Finds the registration for the request: a plain factory's
+    /// registration is resolved here; a main-actor or async one returns its
+    /// cached instance, if any, or what is needed to await it.
     @inlinable
-    static func startAsyncInReadSection<Service>(_ key: UnsafeMutablePointer<crg_key>, in resolverRaw: UnsafeMutableRawPointer,
-                                                 given container: Resolver?, _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
-        var found: UnsafeMutableRawPointer?
-        guard crg_container_find(Resolver.storage(resolverRaw), key, &found) == 0 else {
+    static func startAsyncInReadSection<Service>(_ request: ResolveRequest, _ section: borrowing ReadSection) -> AsyncStep<Service> {
+        guard let found = request.container.read({ $0.storage }).find(request.key, section) else {
             return .done(nil)
         }
-        return startAsyncFound(found.unsafelyUnwrapped, key, in: resolverRaw, given: container, arguments)
+        return startAsyncFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
     }
 
-    /// `startAsyncInReadSection` once the registration at `raw` is found.
+    /// `startAsyncInReadSection` once `registration` is found.
     @inlinable
-    static func startAsyncFound<Service>(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
-                                         in resolverRaw: UnsafeMutableRawPointer, given container: Resolver?,
-                                         _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
-        let scopeRaw = ResolverRegistration<Service>.effectiveScope(raw, resolverRaw)
-        let kind = ResolverScope.kind(scopeRaw)
-        if kind == .cache || kind == .shared, let entry = ResolverRegistration<Service>.cachedEntry(raw, scopeRaw, key),
-           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
-            let decorate = crg_cell_load(Published.decorate)
-            if kind == .cache && decorate == nil {
-                crg_tcache_fill(resolverRaw, key.pointee.type, key.pointee.name, key.pointee.name_hash, entry)
-            }
-            if let decorate {
+    static func startAsyncFound<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                                         _ request: ResolveRequest, _ section: borrowing ReadSection) -> AsyncStep<Service> {
+        let scope = ResolverRegistration<Service>.effectiveScope(registration, request.container, section)
+        if let service = cachedService(registration, scope, request, section) {
+            return .done(service)
+        }
+        if ResolverRegistration<Service>.isolation(registration) == .none {
+            let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request, section)
+            if let decorate = Published.decorate.load(), let service {
                 DecorateBox.call(decorate, with: service)
             }
             return .done(service)
         }
-        if ResolverRegistration<Service>.isolation(raw) == .none {
-            let service: Service? = ResolverRegistration<Service>.resolveUncached(raw, through: scopeRaw, key, resolverRaw,
-                                                                                  given: container, arguments)
-            if let decorate = crg_cell_load(Published.decorate), let service {
-                DecorateBox.call(decorate, with: service)
-            }
-            return .done(service)
-        }
-        return .pending(AsyncPending(raw, scopeRaw, resolverRaw, given: container))
+        return .pending(AsyncPending(registration, scope, request))
     }
 }
 
@@ -317,13 +305,13 @@ final class AsyncPending<Service> {
     let scope: ResolverScope
     let resolver: Resolver
 
-    /// Call inside a read section (the raw pointers are valid there).
+    /// Takes strong references to what the read section kept alive.
     @usableFromInline
-    init(_ raw: UnsafeMutableRawPointer, _ scopeRaw: UnsafeMutableRawPointer, _ resolverRaw: UnsafeMutableRawPointer,
-         given: Resolver?) {
-        registration = Unmanaged<ResolverRegistration<Service>>.fromOpaque(raw).takeUnretainedValue()
-        scope = Unmanaged<ResolverScope>.fromOpaque(scopeRaw).takeUnretainedValue()
-        resolver = given ?? Unmanaged<Resolver>.fromOpaque(resolverRaw).takeUnretainedValue()
+    init(_ registration: UnownedReference<ResolverRegistration<Service>>, _ scope: UnownedReference<ResolverScope>,
+         _ request: ResolveRequest) {
+        self.registration = registration.object
+        self.scope = scope.object
+        resolver = request.resolver
     }
 
     /// Resolves it: on the main actor, or by awaiting its async factory.
@@ -470,18 +458,7 @@ extension ResolverRegistration {
 
     /// The factory `update(factory:)` installed, if any.
     var installedFactory: ResolverFactoryAnyArguments<Service>? {
-        registry.withLock {
-            crg_cell_load(cells + ResolverRegistration.replacementCell)
-                .map { Unmanaged<FactoryBox>.fromOpaque($0).takeUnretainedValue().factory }
-        }
-    }
-
-    /// The isolation of the registration at `raw` (read section).
-    @inlinable
-    @inline(__always)
-    static func isolation(_ raw: UnsafeMutableRawPointer) -> FactoryIsolation {
-        unowned(unsafe) let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
-        return registration.isolation
+        registry.withLock { installedFactoryLocked }
     }
 }
 

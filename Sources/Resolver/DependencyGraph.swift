@@ -1,5 +1,3 @@
-import CRegistry
-
 // The dependency graph: which registration's factory resolves which service.
 // Found by `verify()`, or recorded while the app resolves (`isRecordingGraph`),
 // and rendered for Graphviz (DOT) or Mermaid.
@@ -228,18 +226,18 @@ extension Resolver {
     /// Off by default; switching it on starts an empty recording. While it
     /// is on, every resolve takes a slower path (a lock per resolve).
     public static var isRecordingGraph: Bool {
-        get { crg_word_load(Published.recordingGraph) != 0 }
+        get { Published.recordingGraph.load() != 0 }
         set {
             registry.withLock {
-                let wasOn = crg_word_load(Published.recordingGraph) != 0
+                let wasOn = Published.recordingGraph.load() != 0
                 guard newValue != wasOn else { return }
                 if newValue {
                     GraphRecorder.global.clear()
-                    crg_word_store(Published.recordingGraph, 1)
-                    crg_word_add(Published.detours, 1)
+                    Published.recordingGraph.store(1)
+                    Published.detours.increment()
                 } else {
-                    crg_word_store(Published.recordingGraph, 0)
-                    crg_word_add(Published.detours, UInt64.max)
+                    Published.recordingGraph.store(0)
+                    Published.detours.decrement()
                 }
             }
         }
@@ -268,16 +266,7 @@ extension Resolver {
     }
 
     private func collectRegistrationsLocked(into found: inout [RegistrationDescribing], seen: inout Set<Graph.Node>) {
-        var own: [RegistrationDescribing] = []
-        withUnsafeMutablePointer(to: &own) { list in
-            _ = crg_iterate_locked(crg_container_table(storage), { entry, context in
-                let object = Unmanaged<AnyObject>.fromOpaque(entry.pointee.value).takeUnretainedValue()
-                if let registration = object as? RegistrationDescribing {
-                    context!.assumingMemoryBound(to: [RegistrationDescribing].self).pointee.append(registration)
-                }
-                return 0
-            }, list)
-        }
+        let own = ownEntriesLocked().compactMap { $0.registration as? RegistrationDescribing }
         for registration in own.sorted(by: { $0.graphNode < $1.graphNode }) where seen.insert(registration.graphNode).inserted {
             found.append(registration)
         }
@@ -312,34 +301,24 @@ private func ~= (pattern: ResolverScope, value: ResolverScope) -> Bool {
 final class GraphRecorder: @unchecked Sendable {
     static let global = GraphRecorder()
 
-    private let mutex: OpaquePointer
+    private let mutex = Mutex.make()
     private var recorded = Set<Resolver.Graph.Edge>()
 
-    init() {
-        mutex = makeMutex()
-    }
-
     deinit {
-        crg_mutex_release(mutex)
+        mutex.release()
     }
 
     /// The edges recorded so far.
     var edges: Set<Resolver.Graph.Edge> {
-        crg_mutex_lock(mutex)
-        defer { crg_mutex_unlock(mutex) }
-        return recorded
+        mutex.withLock { recorded }
     }
 
     func clear() {
-        crg_mutex_lock(mutex)
-        defer { crg_mutex_unlock(mutex) }
-        recorded.removeAll()
+        mutex.withLock { recorded.removeAll() }
     }
 
     func record(_ edge: Resolver.Graph.Edge) {
-        crg_mutex_lock(mutex)
-        defer { crg_mutex_unlock(mutex) }
-        recorded.insert(edge)
+        _ = mutex.withLock { recorded.insert(edge) }
     }
 
     /// Records, if this thread verifies or recording is on and a factory is
@@ -347,21 +326,18 @@ final class GraphRecorder: @unchecked Sendable {
     /// service about to be resolved: `type` under the key at `key`.
     @usableFromInline
     @inline(never)
-    static func recordResolve(of type: Any.Type, _ key: UnsafeMutablePointer<crg_key>) {
+    static func recordResolve(of type: Any.Type, _ key: RegistryKey) {
         guard let context = ResolutionContext.existing else { return }
         let recorder: GraphRecorder
         if let verification = context.verification {
             recorder = verification.recorder
-        } else if crg_word_load(Published.recordingGraph) != 0 {
+        } else if Published.recordingGraph.load() != 0 {
             recorder = global
         } else {
             return
         }
         guard let from = context.innermostRegistration?.graphNode else { return }
-        let name = key.pointee.has_name
-            ? String(decoding: UnsafeRawBufferPointer(start: key.pointee.name, count: key.pointee.name_len), as: UTF8.self)
-            : nil
-        let to = Resolver.Graph.Node(typeID: key.pointee.type, type: String(describing: type), name: name, scope: nil)
+        let to = Resolver.Graph.Node(typeID: key.typeID, type: String(describing: type), name: key.nameText, scope: nil)
         recorder.record(Resolver.Graph.Edge(from: from, to: to))
     }
 }

@@ -1,5 +1,3 @@
-import CRegistry
-
 // What the program says when a resolve cannot be satisfied. The first line
 // is the original's message, word for word; what follows says what is
 // registered instead, so the fix is obvious.
@@ -67,17 +65,7 @@ extension Resolver {
 
     /// Every registration key here and in the children. The mutex must be held.
     func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
-        var keys: [(typeID: UInt64, name: Resolver.Name?)] = []
-        withUnsafeMutablePointer(to: &keys) { list in
-            _ = crg_iterate_locked(crg_container_table(storage), { entry, context in
-                let entry = entry.pointee
-                let name = entry.has_name
-                    ? Resolver.Name(String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self))
-                    : nil
-                context!.assumingMemoryBound(to: [(typeID: UInt64, name: Resolver.Name?)].self).pointee.append((entry.type, name))
-                return 0
-            }, list)
-        }
+        var keys = ownEntriesLocked().map { (typeID: $0.typeID, name: $0.name.map { Resolver.Name($0) }) }
         for child in children {
             keys += child.registeredKeysLocked()
         }

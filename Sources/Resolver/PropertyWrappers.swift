@@ -1,5 +1,3 @@
-import CRegistry
-
 /// Resolves its service when the enclosing value is initialised, from the
 /// given container or else `Resolver.root`.
 ///
@@ -133,7 +131,7 @@ public struct LazyInjected<Service> {
             return resolveFirst()
         }
         nonmutating set {
-            box.replace(with: ValueStorage.retainedPointer(newValue))
+            box.replace(with: newValue)
         }
     }
 
@@ -145,7 +143,7 @@ public struct LazyInjected<Service> {
 
     /// Drops the service; the next read resolves again.
     public func release() {
-        box.replace(with: nil)
+        box.clear()
     }
 
     /// The first read (or the first after `release()`): resolve, and keep the
@@ -225,13 +223,13 @@ public struct WeakLazyInjected<Service> {
 
     /// Drops the reference; reads return nil afterwards.
     public func release() {
-        box.replace(with: Unmanaged.passRetained(WeakBox(nil)).toOpaque())
+        box.replaceWeakly(with: nil)
     }
 
     /// Holds `newValue` weakly (an assignment counts as resolved).
     @usableFromInline
     func store(_ newValue: Service?) {
-        box.replace(with: Unmanaged.passRetained(WeakBox(newValue.map { $0 as AnyObject })).toOpaque())
+        box.replaceWeakly(with: newValue.map { $0 as AnyObject })
     }
 
     /// The first read: resolve, keep the instance weakly (unless another
@@ -243,140 +241,5 @@ public struct WeakLazyInjected<Service> {
             ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
         box.keepFirstWeakly(service)
         return service
-    }
-}
-
-/// The state of a `LazyInjected` or `WeakLazyInjected`, in two atomic cells:
-///
-/// - `cells[instanceCell]`: an owned pointer (the instance as `ValueStorage`
-///   keeps it, or a `WeakBox`), or nil while nothing was resolved. Reads load
-///   it inside a read section; the first resolve installs with a
-///   compare-and-swap; replacing retires the old pointer, so a reader that
-///   has just loaded it can still use it.
-/// - `cells[settingsCell]`: an owned `Settings` (container, name, args), or
-///   nil for none. Settings are immutable: a change publishes a new one and
-///   retires the old.
-@usableFromInline
-final class LazyBox: @unchecked Sendable {
-    @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
-    @inlinable static var instanceCell: Int { 0 }
-    static let settingsCell = 1
-
-    /// What a wrapper resolves with.
-    struct Settings {
-        var container: Resolver?
-        var name: Resolver.Name?
-        var args: Any?
-    }
-
-    /// `Settings`, held by reference so a cell can publish it.
-    final class SettingsBox {
-        let settings: Settings
-        init(_ settings: Settings) { self.settings = settings }
-    }
-
-    init(name: Resolver.Name?, container: Resolver?) {
-        cells = makeCells(2)
-        if name != nil || container != nil {
-            let settings = SettingsBox(Settings(container: container, name: name, args: nil))
-            crg_cell_store(cells + LazyBox.settingsCell, Unmanaged.passRetained(settings).toOpaque())
-        }
-    }
-
-    deinit {
-        // Nobody else can be reading a box that is being destroyed.
-        for index in 0..<2 {
-            if let pointer = crg_cell_load(cells + index) {
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            }
-        }
-        crg_cells_destroy(cells)
-    }
-
-    var isEmpty: Bool {
-        crg_cell_load(cells + LazyBox.instanceCell) == nil
-    }
-
-    /// The settings (a copy).
-    var settings: Settings {
-        crg_read_begin()
-        defer { crg_read_end() }
-        guard let pointer = crg_cell_load(cells + LazyBox.settingsCell) else {
-            return Settings()
-        }
-        return Unmanaged<SettingsBox>.fromOpaque(pointer).takeUnretainedValue().settings
-    }
-
-    /// Applies `change` to the settings and publishes the result; the old
-    /// settings are retired. Concurrent changes are serialised by a
-    /// compare-and-swap, so none is lost.
-    func update(_ change: (inout Settings) -> Void) {
-        while true {
-            crg_read_begin()
-            let old = crg_cell_load(cells + LazyBox.settingsCell)
-            var settings = old.map { Unmanaged<SettingsBox>.fromOpaque($0).takeUnretainedValue().settings } ?? Settings()
-            crg_read_end()
-            change(&settings)
-            let new = Unmanaged.passRetained(SettingsBox(settings)).toOpaque()
-            if crg_cell_compare_exchange(cells + LazyBox.settingsCell, old, new) {
-                if let old {
-                    retire(retained: old)
-                    collectRetired()
-                }
-                return
-            }
-            Unmanaged<SettingsBox>.fromOpaque(new).release()
-        }
-    }
-
-    /// The instance held, if any (`LazyInjected`).
-    @inlinable
-    func value<Service>(as type: Service.Type) -> Service? {
-        crg_read_begin()
-        defer { crg_read_end() }
-        guard let pointer = crg_cell_load(cells + LazyBox.instanceCell) else {
-            return nil
-        }
-        return ValueStorage.value(at: pointer, as: Service.self)
-    }
-
-    /// Keeps `service` unless another thread kept one first; returns the one kept.
-    @usableFromInline
-    func keepFirst<Service>(_ service: Service) -> Service {
-        let pointer = ValueStorage.retainedPointer(service)
-        if crg_cell_compare_exchange(cells + LazyBox.instanceCell, nil, pointer) {
-            return service
-        }
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        return value(as: Service.self) ?? service
-    }
-
-    /// Whether a resolve happened, and the live object held weakly (`WeakLazyInjected`).
-    @inlinable
-    func weakObject<Service>(as type: Service.Type) -> (resolved: Bool, object: Service?) {
-        crg_read_begin()
-        defer { crg_read_end() }
-        guard let pointer = crg_cell_load(cells + LazyBox.instanceCell) else {
-            return (false, nil)
-        }
-        return (true, WeakBox.object(pointer) as? Service)
-    }
-
-    /// Keeps `service` weakly unless another thread kept one first.
-    @usableFromInline
-    func keepFirstWeakly<Service>(_ service: Service) {
-        let pointer = Unmanaged.passRetained(WeakBox(service as AnyObject)).toOpaque()
-        if !crg_cell_compare_exchange(cells + LazyBox.instanceCell, nil, pointer) {
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
-    }
-
-    /// Stores `pointer` (owned), retiring what the box held.
-    @usableFromInline
-    func replace(with pointer: UnsafeMutableRawPointer?) {
-        if let old = crg_cell_exchange(cells + LazyBox.instanceCell, pointer) {
-            retire(retained: old)
-            collectRetired()
-        }
     }
 }

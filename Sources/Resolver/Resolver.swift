@@ -1,4 +1,3 @@
-import CRegistry
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,21 +28,22 @@ public final class Resolver: @unchecked Sendable {
     /// The C container: this container's table and its children, searched
     /// by readers without a lock. The table owns one reference to each
     /// registration.
-    @usableFromInline let storage: OpaquePointer
-    /// `cells[cacheCell]`: the scope behind `cache`, unretained (`cacheScope`
-    /// owns it), or nil until first needed.
-    @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
-    @usableFromInline static let cacheCell = 0
+    @usableFromInline let storage: ContainerTable
+    /// What the resolve path reads without a lock (`Fields`): the scope
+    /// behind `cache`.
+    @usableFromInline let fields = Fields()
     /// This container's own `.application`, `.cached` and `.shared` caches,
     /// when it was made with `isolatedScopes: true`; nil otherwise.
     @usableFromInline let isolatedScopes: IsolatedScopes?
-    /// `isolatedScopes`, unretained (it owns them), for the resolve path.
-    @usableFromInline let isolatedScopesRaw: UnsafeMutableRawPointer?
+    /// `isolatedScopes`, unretained (this container owns them), for the
+    /// resolve path: reading the optional reference would retain and release
+    /// an object every thread resolving through it shares.
+    @usableFromInline let isolatedScopesReference: UnownedReference<IsolatedScopes>?
 
     // Guarded by the registry mutex.
     /// The children, in the order added (their C containers are in `storage`).
     private(set) var children: [Resolver] = []
-    private var cacheScope: ResolverScope?
+    var cacheScope: ResolverScope?
 
     // MARK: - The app's containers
 
@@ -142,38 +142,20 @@ public final class Resolver: @unchecked Sendable {
 
     /// A container whose table uses `mutex` (the registry's; passed in while
     /// the registry itself is being made) and, for tests, `allocator`.
-    init(mutex: OpaquePointer, allocator: UnsafePointer<crg_allocator>? = nil, isolatedScopes: IsolatedScopes? = nil) {
-        var options = crg_options(capacity: 0, mutex: mutex, allocator: allocator,
-                                  release: releaseRetainedObject, release_context: nil)
-        var storage: OpaquePointer?
-        guard crg_container_create(&storage, &options) == 0, let storage else {
-            fatalError("RESOLVER: out of memory creating a container")
-        }
-        self.storage = storage
-        self.cells = makeCells(1)
+    init(mutex: Mutex, allocator: TableAllocator? = nil, isolatedScopes: IsolatedScopes? = nil) {
+        storage = ContainerTable.make(mutex: mutex, allocator: allocator)
         self.isolatedScopes = isolatedScopes
-        isolatedScopesRaw = isolatedScopes.map { Unmanaged.passUnretained($0).toOpaque() }
+        isolatedScopesReference = isolatedScopes.map(UnownedReference.init)
     }
 
     deinit {
-        // Threads' caches key instances by container address: one made later
-        // at this address must not find this one's.
-        crg_tcache_invalidate()
-        // Readers reach a container only through a reference of their own or
-        // a retired one, so none can be inside it now; its table and cache
-        // scope are retired all the same, and released after unlocking.
-        crg_container_destroy(storage)
-        if let cacheScope {
-            retire(cacheScope)
-        }
-        crg_cells_destroy(cells)
-        collectRetired()
+        releaseStorage()
     }
 
     /// Adds a container to look in after this one (and its earlier children).
     public final func add(child: Resolver) {
         let rc = registry.write { () -> Int32 in
-            let rc = crg_container_add_child_locked(storage, child.storage)
+            let rc = storage.addChildLocked(child.storage)
             if rc == 0 {
                 children.append(child)
             }
@@ -209,7 +191,7 @@ public final class Resolver: @unchecked Sendable {
                     retire(old)
                 }
                 cacheScope = newValue
-                crg_cell_store(cells + Resolver.cacheCell, Unmanaged.passUnretained(newValue).toOpaque())
+                fields.cache.store(UnownedReference(newValue))
             }
         }
     }
@@ -221,17 +203,8 @@ public final class Resolver: @unchecked Sendable {
         }
         let scope = ResolverScopeCache()
         cacheScope = scope
-        crg_cell_store(cells + Resolver.cacheCell, Unmanaged.passUnretained(scope).toOpaque())
+        fields.cache.store(UnownedReference(scope))
         return scope
-    }
-
-    /// The scope behind `cache` of the container at `raw`, made if needed:
-    /// for the resolve path, which reads the published cell first.
-    @usableFromInline
-    @inline(never)
-    static func makeCacheScope(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
-        return Unmanaged.passUnretained(registry.write { resolver.cacheScopeLocked }).toOpaque()
     }
 
     // MARK: - Registration
@@ -376,16 +349,13 @@ public final class Resolver: @unchecked Sendable {
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
                                   _ factory: ResolverRegistration<Service>.Factory,
                                   _ registeredOnMainActor: Bool = false) -> ResolverOptions<Service> {
-        registry.lock()
-        let target = container ?? registry.main
-        let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                                registeredOnMainActor: registeredOnMainActor)
-        let pointer = Unmanaged.passRetained(registration).toOpaque()
-        let rc = withRegistryKey(Service.self, name) { crg_put_locked(crg_container_table(target.storage), $0, pointer, nil) }
-        registry.unlock()
-        collectRetired()
+        let (registration, target, rc) = registry.write {
+            let target = container ?? registry.main
+            let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
+                                                    registeredOnMainActor: registeredOnMainActor)
+            return (registration, target, target.putLocked(registration))
+        }
         if rc != 0 {
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
             registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
         }
         return ResolverOptions(registration: registration, container: target)

@@ -1,12 +1,3 @@
-import CRegistry
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension Resolver {
     /// The name of a registration, for services registered more than once
     /// under different names.
@@ -37,34 +28,29 @@ extension Resolver {
         // Immutable, so sendable: the bytes are a literal's (static) or owned
         // by `owner`, which nothing changes.
 
-        /// `crg_name_hash` of the key bytes.
-        @usableFromInline let hash: UInt64
-        /// The bytes the registry stores and compares: an ASCII literal's own
-        /// bytes, or `owner`'s.
-        @usableFromInline let bytes: UnsafeRawPointer
-        @usableFromInline let count: Int
-        /// Keeps `bytes` alive and the name as given, for names that are not
-        /// ASCII literals; nil for those (so copying a literal name copies
-        /// plain data only).
+        /// The bytes the registry stores and compares, and their hash: an
+        /// ASCII literal's own bytes, or `owner`'s.
+        @usableFromInline let key: KeyBytes
+        /// Keeps the key's bytes alive and the name as given, for names that
+        /// are not ASCII literals; nil for those (so copying a literal name
+        /// copies plain data only).
         @usableFromInline let owner: NameStorage?
 
         @usableFromInline
-        init(hash: UInt64, bytes: UnsafeRawPointer, count: Int, owner: NameStorage?) {
-            self.hash = hash
-            self.bytes = bytes
-            self.count = count
+        init(key: KeyBytes, owner: NameStorage?) {
+            self.key = key
             self.owner = owner
         }
 
         /// The name as given.
         public var rawValue: String {
-            owner?.spelling ?? String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+            owner?.spelling ?? key.text
         }
 
         /// Makes a name from a string.
         public init(_ rawValue: String) {
             let owner = NameStorage(rawValue)
-            self.init(hash: owner.hash, bytes: UnsafeRawPointer(owner.bytes), count: owner.count, owner: owner)
+            self.init(key: owner.key.bytes, owner: owner)
         }
 
         /// Makes a name from a string literal: `name: "fred"`. An ASCII
@@ -73,10 +59,8 @@ extension Resolver {
         /// address), however often the call that names it runs.
         @inlinable
         public init(stringLiteral value: StaticString) {
-            if value.hasPointerRepresentation && value.isASCII {
-                let bytes = UnsafeRawPointer(value.utf8Start)
-                self.init(hash: crg_name_hash_static(bytes, value.utf8CodeUnitCount), bytes: bytes,
-                          count: value.utf8CodeUnitCount, owner: nil)
+            if let key = KeyBytes.literal(value) {
+                self.init(key: key, owner: nil)
             } else {
                 self.init(value.description)
             }
@@ -95,13 +79,12 @@ extension Resolver {
         /// Names are equal when their raw values are equal as Swift strings.
         @inlinable
         public static func == (lhs: Name, rhs: Name) -> Bool {
-            lhs.hash == rhs.hash && lhs.count == rhs.count
-                && (lhs.bytes == rhs.bytes || memcmp(lhs.bytes, rhs.bytes, lhs.count) == 0)
+            lhs.key.matches(rhs.key)
         }
 
         /// Hashes the name consistently with `==`.
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
+            hasher.combine(key.hash)
         }
 
         static func isASCII(_ string: String) -> Bool {
@@ -116,23 +99,11 @@ extension Resolver {
 @usableFromInline
 final class NameStorage: @unchecked Sendable {
     let spelling: String
-    let bytes: UnsafeMutableRawPointer
-    let count: Int
-    let hash: UInt64
+    let key: OwnedKeyBytes
 
     init(_ spelling: String) {
         self.spelling = spelling
-        let key = Resolver.Name.isASCII(spelling) ? spelling : NameInterner.shared.representative(of: spelling)
-        let utf8 = Array(key.utf8)
-        let bytes = UnsafeMutableRawPointer.allocate(byteCount: max(utf8.count, 1), alignment: 1)
-        utf8.withUnsafeBytes { bytes.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
-        self.bytes = bytes
-        count = utf8.count
-        hash = crg_name_hash(bytes, utf8.count)
-    }
-
-    deinit {
-        bytes.deallocate()
+        key = OwnedKeyBytes(Resolver.Name.isASCII(spelling) ? spelling : NameInterner.shared.representative(of: spelling))
     }
 }
 
@@ -146,13 +117,11 @@ final class NameStorage: @unchecked Sendable {
 final class NameInterner: @unchecked Sendable {
     static let shared = NameInterner()
 
-    private let mutex: OpaquePointer
+    private let mutex = Mutex.make()
     /// Guarded by `mutex`.
     private var representatives: [String: String] = [:]
 
-    private init() {
-        mutex = makeMutex()
-    }
+    private init() {}
 
     func representative(of string: String) -> String {
         var scalars = String.UnicodeScalarView()
@@ -168,30 +137,12 @@ final class NameInterner: @unchecked Sendable {
         if Resolver.Name.isASCII(ascii) && ascii == string {
             return ascii
         }
-        crg_mutex_lock(mutex)
-        defer { crg_mutex_unlock(mutex) }
-        if let representative = representatives[string] {
-            return representative
+        return mutex.withLock {
+            if let representative = representatives[string] {
+                return representative
+            }
+            representatives[string] = string
+            return string
         }
-        representatives[string] = string
-        return string
     }
-}
-
-/// Builds the C key for a service type and optional name and passes it to
-/// `body`. The key's hash is computed by the first table call that needs it
-/// and kept in the key.
-@inlinable
-func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?,
-                             _ body: (UnsafeMutablePointer<crg_key>) -> Result) -> Result {
-    let typeID = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
-    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
-    // functions returning a struct are called, not inlined.
-    guard let name else {
-        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
-        return body(&key)
-    }
-    var key = crg_key(type: typeID, name: name.bytes, name_len: name.count, name_hash: name.hash, hash: 0, has_name: true)
-    // The bytes belong to the name (or are static): keep it to the end.
-    return withExtendedLifetime(name) { body(&key) }
 }

@@ -1,5 +1,3 @@
-import CRegistry
-
 /// One registered way of making a `Service`: its factory, scope and name.
 ///
 /// Custom scopes call ``instantiate(resolver:args:)`` to make a new instance;
@@ -12,8 +10,8 @@ import CRegistry
 // Invariants: the key (`typeID`, `name`) and the factory it was registered
 // with never change. The scope and the factory installed by
 // `update(factory:)` change under the registry mutex and are published in
-// `cells` for readers: each holds an unretained pointer, owned by
-// `scopeStorage` (the scope) or by the cell itself (the factory box); what
+// `fields` for readers: the scope unretained, owned by `scopeStorage`; the
+// factory box owned by its field; what
 // they replace is retired, so a thread still running a replaced factory, or
 // reading a replaced scope, is never left with a freed object (DESIGN.md).
 public final class ResolverRegistration<Service>: @unchecked Sendable {
@@ -56,15 +54,6 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         init(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
             self.factory = factory
         }
-
-        /// The factory of the box at `raw`, read without a reference count
-        /// (read section).
-        @inlinable
-        @inline(__always)
-        static func factory(_ raw: UnsafeMutableRawPointer) -> ResolverFactoryAnyArguments<Service> {
-            unowned(unsafe) let box = Unmanaged<FactoryBox>.fromOpaque(raw).takeUnretainedValue()
-            return box.factory
-        }
     }
 
     /// `ObjectIdentifier(Service.self)` as the registry's type identity.
@@ -79,25 +68,16 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Whether the warning for running such a factory off the main actor
     /// has been given (under the registry mutex).
     var warnedOffMainActor = false
-    /// `cells[scopeCell]`: the scope (unretained; `scopeStorage` owns it).
-    /// `cells[replacementCell]`: the `FactoryBox` from `update(factory:)`
-    /// (owned, +1), or nil while the registered factory is in use.
-    /// `cells[memoCell]`: the `CacheMemo` of its cached instance (owned), or nil.
-    /// `cells[producersCell]`: `producerSlots + 1` cells, one per thread
-    /// number (`crg_thread_index`) and a last one that higher-numbered
-    /// threads share, each an owned `Producer` or nil; nil until a thread
-    /// first makes an instance.
-    @usableFromInline let cells: UnsafeMutablePointer<crg_cell>
-    @inlinable static var scopeCell: Int { 0 }
-    @inlinable static var replacementCell: Int { 1 }
-    @inlinable static var memoCell: Int { 2 }
-    @inlinable static var producersCell: Int { 3 }
+    /// What the resolve path reads without a lock: the scope, the factory
+    /// `update(factory:)` installed, the memo of the cached instance, and the
+    /// threads' producers (`Fields`).
+    @usableFromInline let fields = Fields()
     /// Threads numbered below this get a `Producer` of their own; the others
     /// share one (and its reference count).
     @inlinable static var producerSlots: Int { 64 }
 
     // Guarded by the registry mutex.
-    private var scopeStorage: ResolverScope
+    var scopeStorage: ResolverScope
     /// Counts `update(factory:)` installs, so an update that raced another
     /// can tell and wrap the newer factory.
     private var factoryVersion: UInt64 = 0
@@ -150,8 +130,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.registeredOnMainActor = registeredOnMainActor
         handMadeCacheName = nil
         scopeStorage = scope
-        cells = makeCells(4)
-        crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
+        fields.scope.store(UnownedReference(scope))
     }
 
     /// Makes a registration by hand, as the original allows: for calling a
@@ -183,255 +162,12 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         }
         let scope = Resolver.defaultScope
         scopeStorage = scope
-        cells = makeCells(4)
-        crg_cell_store(cells, Unmanaged.passUnretained(scope).toOpaque())
+        fields.scope.store(UnownedReference(scope))
         container = resolver
     }
 
     deinit {
-        for index in [ResolverRegistration.replacementCell, ResolverRegistration.memoCell] {
-            if let object = crg_cell_load(cells + index) {
-                Unmanaged<AnyObject>.fromOpaque(object).release()
-            }
-        }
-        if let producers = crg_cell_load(cells + ResolverRegistration.producersCell) {
-            let slots = producers.assumingMemoryBound(to: crg_cell.self)
-            for index in 0...ResolverRegistration.producerSlots {
-                if let producer = crg_cell_load(slots + index) {
-                    Unmanaged<Producer>.fromOpaque(producer).release()
-                }
-            }
-            crg_cells_destroy(slots)
-        }
-        crg_cells_destroy(cells)
-    }
-
-    /// A thread's own copy of the registered factory.
-    ///
-    /// Calling a closure read from a shared object retains and releases its
-    /// context, and reaching the registration from the table's pointer
-    /// retains the registration: two reference counts every thread writes,
-    /// on every new instance. Each thread instead reaches a `Producer` of its
-    /// own (retaining only it) and calls the factory from the producer's
-    /// constant property, which needs no reference count. (A subclass per
-    /// factory shape: a closure bound out of an enum case is a copy, with the
-    /// retain and release this avoids.) The factory is the registered one
-    /// and never changes; `update(factory:)` replacements are checked before
-    /// a producer is used.
-    @usableFromInline
-    class Producer {
-        /// An instance from the factory. A factory that takes a container
-        /// gets `given` (which the caller holds) or, when nil, the calling
-        /// thread's snapshot of the root at `rootRaw`. Call inside a read
-        /// section.
-        @usableFromInline
-        func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer, _ arguments: ArgumentsPointer) -> Service? {
-            preconditionFailure("Producer is abstract")
-        }
-
-        /// A producer for the factory of `registration`.
-        static func make(for registration: ResolverRegistration) -> Producer {
-            let producer = makeUnchecked(for: registration)
-            guard registration.registeredOnMainActor, registration.isolation == .none else {
-                return producer
-            }
-            return LeavingMainActorCheck(producer, registration)
-        }
-
-        static func makeUnchecked(for registration: ResolverRegistration) -> Producer {
-            switch registration.factory {
-            case .plain(let factory): return Plain(factory)
-            case .resolver(let factory): return WithResolver(factory)
-            case .arguments(let factory): return WithArguments(factory)
-            case .anyArguments(let factory): return WithAnyArguments(factory)
-            case .mainActor(let factory, _): return OnMainActor(factory, registration.name)
-            case .async: return AsyncOnly(registration.name)
-            }
-        }
-
-        final class Plain: Producer {
-            let factory: ResolverFactory<Service>
-
-            init(_ factory: @escaping ResolverFactory<Service>) {
-                self.factory = factory
-            }
-
-            override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
-                                  _ arguments: ArgumentsPointer) -> Service? {
-                factory()
-            }
-        }
-
-        /// The shapes that take a container.
-        class ContainerProducer: Producer {
-            final override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
-                                        _ arguments: ArgumentsPointer) -> Service? {
-                // Not `if let`: binding the caller's container copies it, a
-                // retain of an object every thread holds.
-                if given != nil {
-                    return call(given.unsafelyUnwrapped, arguments)
-                }
-                return call(RootSnapshot.current(for: rootRaw), arguments)
-            }
-
-            /// The snapshot's root, passed without a reference count.
-            final func call(_ snapshot: RootSnapshot, _ arguments: ArgumentsPointer) -> Service? {
-                call(snapshot.root, arguments)
-            }
-
-            func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-                preconditionFailure("ContainerProducer is abstract")
-            }
-        }
-
-        final class WithResolver: ContainerProducer {
-            let factory: ResolverFactoryResolver<Service>
-
-            init(_ factory: @escaping ResolverFactoryResolver<Service>) {
-                self.factory = factory
-            }
-
-            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-                factory(resolver)
-            }
-        }
-
-        final class WithArguments: ContainerProducer {
-            let factory: ResolverFactoryArgumentsN<Service>
-
-            init(_ factory: @escaping ResolverFactoryArgumentsN<Service>) {
-                self.factory = factory
-            }
-
-            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-                factory(resolver, Resolver.Args(arguments.value))
-            }
-        }
-
-        final class WithAnyArguments: ContainerProducer {
-            let factory: ResolverFactoryAnyArguments<Service>
-
-            init(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
-                self.factory = factory
-            }
-
-            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-                factory(resolver, arguments.value)
-            }
-        }
-
-        /// A main-actor factory: runs on the main actor only.
-        final class OnMainActor: ContainerProducer {
-            let factory: MainActorFactory
-            let name: Resolver.Name?
-
-            init(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?) {
-                self.factory = factory
-                self.name = name
-            }
-
-            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-                ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value)
-            }
-        }
-
-        /// A plain factory registered from the main actor: before it runs on
-        /// a thread other than the one that ran it last, checks whether that
-        /// thread is on the main actor, and says once per registration if it
-        /// is not (`warnIfLeavingMainActor`). Per thread rather than per
-        /// producer: threads take turns with a slot's producer (thread
-        /// numbers are reused, and threads numbered past the slots share
-        /// one).
-        final class LeavingMainActorCheck: Producer {
-            let inner: Producer
-            /// The registration owns this producer.
-            unowned(unsafe) let registration: ResolverRegistration
-            /// The context of the thread that ran it last, or `warned` once
-            /// the warning has been given.
-            let lastThread: UnsafeMutablePointer<crg_word>
-            static var warned: UInt64 { UInt64.max }
-
-            init(_ inner: Producer, _ registration: ResolverRegistration) {
-                self.inner = inner
-                self.registration = registration
-                lastThread = makeWords(1)
-            }
-
-            deinit {
-                crg_cells_destroy(lastThread)
-            }
-
-            override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
-                                  _ arguments: ArgumentsPointer) -> Service? {
-                let thread = UInt64(UInt(bitPattern: crg_thread_object()))
-                let last = crg_word_load(lastThread)
-                if last != thread && last != LeavingMainActorCheck.warned {
-                    crg_word_store(lastThread, thread)
-                    if registration.warnIfLeavingMainActor() {
-                        crg_word_store(lastThread, LeavingMainActorCheck.warned)
-                    }
-                }
-                return inner.produce(given: given, root: rootRaw, arguments)
-            }
-        }
-
-        /// An async factory: a synchronous resolve stops with a message.
-        final class AsyncOnly: Producer {
-            let name: Resolver.Name?
-
-            init(_ name: Resolver.Name?) {
-                self.name = name
-            }
-
-            override func produce(given: Resolver?, root rootRaw: UnsafeMutableRawPointer,
-                                  _ arguments: ArgumentsPointer) -> Service? {
-                resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
-            }
-        }
-
-        /// The calling thread's producer for the registration at `raw`, made
-        /// on first use; threads numbered `producerSlots` or more share one.
-        /// Call inside a read section.
-        @inlinable
-        @inline(__always)
-        static func forCallingThread(_ raw: UnsafeMutableRawPointer) -> Producer {
-            let slot = min(Int(crg_thread_index()), producerSlots)
-            if let producers = crg_cell_load(ResolverRegistration.cells(raw) + producersCell),
-               let producer = crg_cell_load(producers.assumingMemoryBound(to: crg_cell.self) + slot) {
-                return Unmanaged<Producer>.fromOpaque(producer).takeUnretainedValue()
-            }
-            return make(raw, slot)
-        }
-
-        /// Makes and publishes the producer of `slot` (and the slot array,
-        /// the first time). A thread that loses a race for either uses the
-        /// winner's.
-        @usableFromInline
-        @inline(never)
-        static func make(_ raw: UnsafeMutableRawPointer, _ slot: Int) -> Producer {
-            let registration = Unmanaged<ResolverRegistration>.fromOpaque(raw).takeUnretainedValue()
-            let slots = published(makeCells(producerSlots + 1), in: registration.cells + producersCell,
-                                  discard: { crg_cells_destroy($0) })
-            let producer = Unmanaged.passRetained(Producer.make(for: registration)).toOpaque()
-            let kept = published(producer, in: slots.assumingMemoryBound(to: crg_cell.self) + slot,
-                                 discard: { Unmanaged<Producer>.fromOpaque($0).release() })
-            return Unmanaged<Producer>.fromOpaque(kept).takeUnretainedValue()
-        }
-
-        /// `value` stored in the empty `cell`, or, if the cell has been
-        /// filled meanwhile, what it holds (and `value` is discarded).
-        private static func published(_ value: UnsafeMutableRawPointer, in cell: UnsafeMutablePointer<crg_cell>,
-                                      discard: (UnsafeMutableRawPointer) -> Void) -> UnsafeMutableRawPointer {
-            if let existing = crg_cell_load(cell) {
-                discard(value)
-                return existing
-            }
-            if crg_cell_compare_exchange(cell, nil, value) {
-                return value
-            }
-            discard(value)
-            return crg_cell_load(cell).unsafelyUnwrapped
-        }
+        fields.release()
     }
 
     /// The scope (under the registry mutex).
@@ -471,45 +207,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Resolves through this registration's scope: depending on the scope,
     /// a cached instance or a new one.
     public final func resolve(resolver: Resolver, args: Any?) -> Service? {
-        withArguments(args) { arguments in
-            withRegistryKey(Service.self, name) { key in
-                if crg_word_load(Published.detours) != 0 {
-                    GraphRecorder.recordResolve(of: Service.self, key)
-                }
-                crg_read_begin()
-                defer { crg_read_end() }
-                let raw = Unmanaged.passUnretained(self).toOpaque()
-                let resolverRaw = Unmanaged.passUnretained(resolver).toOpaque()
-                if handMadeCacheName != nil {
-                    return resolveHandMade(raw, key, resolverRaw, resolver, arguments)
-                }
-                return ResolverRegistration.resolve(raw, key, resolverRaw, given: resolver, arguments)
-            }
-        }
-    }
-
-    /// `resolve(resolver:args:)` of a registration with a `handMadeCacheName`:
-    /// the scope is chosen as for every registration (the container's cache
-    /// for `.container`, a sandbox's copy where the container isolates its
-    /// scopes); a caching scope keeps the instance under the hand-made key.
-    /// Call inside a read section.
-    private func resolveHandMade(_ raw: UnsafeMutableRawPointer, _ key: UnsafeMutablePointer<crg_key>,
-                                 _ resolverRaw: UnsafeMutableRawPointer, _ resolver: Resolver,
-                                 _ arguments: ArgumentsPointer) -> Service? {
-        var scopeRaw = crg_cell_load(cells + ResolverRegistration.scopeCell).unsafelyUnwrapped
-        if ResolverScope.kind(scopeRaw) == .container {
-            scopeRaw = crg_cell_load(Resolver.cells(resolverRaw) + Resolver.cacheCell)
-                ?? Resolver.makeCacheScope(resolverRaw)
-        }
-        if let isolated = Resolver.isolatedScopes(resolverRaw) {
-            scopeRaw = IsolatedScopes.substitute(isolated, scopeRaw)
-        }
-        let kind = ResolverScope.kind(scopeRaw)
-        guard kind == .cache || kind == .shared else {
-            return ResolverRegistration.resolve(raw, through: scopeRaw, key, resolverRaw, given: resolver, arguments)
-        }
-        let scope = Unmanaged<ResolverScope>.fromOpaque(scopeRaw).takeUnretainedValue()
-        return scope.resolveHandMade(self, resolver, arguments)
+        resolveThroughScope(resolver, args)
     }
 
     /// Makes a new instance with the factory (and any `resolveProperties`
@@ -517,17 +215,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// same thread while its factory is running is a dependency cycle, and
     /// stops the program with the chain of services involved.
     public final func instantiate(resolver: Resolver, args: Any?) -> Service? {
-        withArguments(args) { arguments in
-            crg_read_begin()
-            defer { crg_read_end() }
-            return instantiateInReadSection(resolver, arguments)
-        }
-    }
-
-    /// `instantiate`, inside a read section.
-    func instantiateInReadSection(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-        ResolverRegistration.produce(Unmanaged.passUnretained(self).toOpaque(), ResolutionContext.current,
-                                     Unmanaged.passUnretained(resolver).toOpaque(), given: resolver, arguments)
+        produce(resolver, args)
     }
 
     /// Replaces the factory with `modifier(factory)`: how `resolveProperties`
@@ -538,9 +226,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         // that no update is lost.
         while true {
             let (version, current) = registry.withLock { () -> (UInt64, ResolverFactoryAnyArguments<Service>) in
-                let installed = crg_cell_load(cells + ResolverRegistration.replacementCell)
-                    .map { Unmanaged<FactoryBox>.fromOpaque($0).takeUnretainedValue().factory }
-                return (factoryVersion, installed ?? registeredFactory)
+                (factoryVersion, installedFactoryLocked ?? registeredFactory)
             }
             let updated = modifier(current)
             let installed = registry.write { () -> Bool in
@@ -548,10 +234,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
                     return false
                 }
                 factoryVersion += 1
-                let box = Unmanaged.passRetained(FactoryBox(updated)).toOpaque()
-                if let replaced = crg_cell_exchange(cells + ResolverRegistration.replacementCell, box) {
-                    retire(retained: replaced)
-                }
+                installFactoryLocked(updated)
                 return true
             }
             if installed {
@@ -567,10 +250,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
             guard scope !== scopeStorage else { return }
             retire(scopeStorage)
             scopeStorage = scope
-            crg_cell_store(cells + ResolverRegistration.scopeCell, Unmanaged.passUnretained(scope).toOpaque())
-            if let memo = crg_cell_exchange(cells + ResolverRegistration.memoCell, nil) {
-                retire(retained: memo)
-            }
+            publishScopeLocked(scope)
         }
     }
 }

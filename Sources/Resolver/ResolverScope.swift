@@ -1,5 +1,3 @@
-import CRegistry
-
 /// What a scope does: given a registration, return a cached instance or make
 /// one with `registration.instantiate(resolver:args:)`.
 public protocol ResolverScopeType: AnyObject {
@@ -38,10 +36,10 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     }
 
     @usableFromInline let kind: Kind
-    /// The C table of a caching scope (`.cache`: instances, `.shared`: weak
+    /// The table of a caching scope (`.cache`: instances, `.shared`: weak
     /// boxes), owning its values; nil for the others. Readers search it in a
     /// read section; writers change it under the registry mutex.
-    @usableFromInline let table: OpaquePointer?
+    @usableFromInline let table: InstanceTable?
 
     // Guarded by the registry mutex.
     /// The keys whose factories are running, so that each is built once.
@@ -57,7 +55,7 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// found then is at worst retired, never freed, while the reader's
     /// section is open). A build that began before a reset does not store
     /// into the reset cache. Written under the mutex, read without it.
-    @usableFromInline let generationWord: UnsafeMutablePointer<crg_word>
+    @usableFromInline let generationWord: AtomicWord
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
     /// custom subclass.
@@ -69,53 +67,12 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     init(kind: Kind) {
         self.kind = kind
-        if kind == .cache || kind == .shared {
-            var options = crg_options(capacity: 0, mutex: registry.mutex, allocator: nil,
-                                      release: releaseRetainedObject, release_context: nil)
-            var table: OpaquePointer?
-            guard crg_create(&table, &options) == 0, let table else {
-                fatalError("RESOLVER: out of memory creating a scope cache")
-            }
-            self.table = table
-        } else {
-            table = nil
-        }
+        table = kind == .cache || kind == .shared ? InstanceTable.make(mutex: registry.mutex, "a scope cache") : nil
         generationWord = ResolverScope.makeGenerationWord()
     }
 
-    /// A generation word starting at a base no other scope uses (the scope's
-    /// serial number in the upper 32 bits), so a (scope, generation) pair a
-    /// memo remembers never comes back, even if another scope later takes
-    /// this one's address.
-    private static func makeGenerationWord() -> UnsafeMutablePointer<crg_word> {
-        let word = makeWords(1)
-        crg_word_store(word, crg_word_add(Published.scopesMade, 1) << 32)
-        return word
-    }
-
     deinit {
-        crg_tcache_invalidate()
-        // Retires the cached instances; they are released once no read
-        // section can reach them. (No reader can reach this scope any more:
-        // registrations hold their scope, and a registration's old scope is
-        // retired, not released.)
-        crg_destroy(table)
-        crg_cells_destroy(generationWord)
-        collectRetired()
-    }
-
-    /// The generation (under the mutex).
-    var generation: UInt64 {
-        crg_word_load(generationWord)
-    }
-
-    /// Runs `change`, which takes entries out of the table, between two
-    /// generation steps: odd during the change, a new even value after it.
-    /// The mutex must be held.
-    func changeEntriesLocked(_ change: () -> Void) {
-        crg_word_store(generationWord, crg_word_load(generationWord) &+ 1)
-        change()
-        crg_word_store(generationWord, crg_word_load(generationWord) &+ 1)
+        releaseStorage()
     }
 
     /// Makes a new instance: the behaviour of the unique scope.
@@ -225,263 +182,4 @@ public final class ResolverScopeContainer: ResolverScope, @unchecked Sendable {
 
     /// The instances live in each container's `cache`; reset those.
     public override func reset() {}
-}
-
-/// A weak reference held by reference, as a `.shared` cache or a
-/// `WeakLazyInjected` stores it. Set once, when made, so threads may read it
-/// at the same time.
-@usableFromInline
-final class WeakBox {
-    @usableFromInline weak var object: AnyObject?
-
-    init(_ object: AnyObject?) {
-        self.object = object
-    }
-
-    /// The live object of the box at `raw`, read without a reference count
-    /// on the box (read section).
-    @inlinable
-    @inline(__always)
-    static func object(_ raw: UnsafeMutableRawPointer) -> AnyObject? {
-        unowned(unsafe) let box = Unmanaged<WeakBox>.fromOpaque(raw).takeUnretainedValue()
-        return box.object
-    }
-}
-
-extension ResolverScope {
-    /// `resolve(registration:resolver:args:)` of the built-in scopes, for
-    /// callers outside the resolve path (custom scopes, `implements`).
-    func resolveBuiltIn<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
-        if registration.handMadeCacheName != nil, kind == .cache || kind == .shared {
-            return withArguments(args) { arguments in
-                crg_read_begin()
-                defer { crg_read_end() }
-                return resolveHandMade(registration, resolver, arguments)
-            }
-        }
-        return withArguments(args) { arguments in
-            withRegistryKey(Service.self, registration.name) { key in
-                crg_read_begin()
-                defer { crg_read_end() }
-                return ResolverRegistration.resolve(Unmanaged.passUnretained(registration).toOpaque(),
-                                                    through: Unmanaged.passUnretained(self).toOpaque(), key,
-                                                    Unmanaged.passUnretained(resolver).toOpaque(), given: resolver,
-                                                    arguments)
-            }
-        }
-    }
-
-    /// A caching scope (`.cache`, `.shared`) and a registration made by hand
-    /// with a key other than its type's: the instance kept under its
-    /// `cacheKey`, or a new one, built once and kept there. Registrations of
-    /// several service types can meet under one `cacheKey` (in 1.5.1 too), so
-    /// the entry holds the instance as `Any` (a `.shared` entry, weakly, as
-    /// `AnyObject`) and a read casts it, as the original's `as? Service`; an
-    /// instance of another type is replaced. Call inside a read section.
-    func resolveHandMade<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
-                                  _ arguments: ArgumentsPointer) -> Service? {
-        let name = registration.handMadeCacheName.unsafelyUnwrapped
-        var key = crg_key(type: ResolverRegistration<Service>.handMadeCacheType, name: name.bytes, name_len: name.count,
-                          name_hash: name.hash, hash: 0, has_name: true)
-        return withExtendedLifetime(name) {
-            if let cached = anyInstance(&key, as: Service.self) {
-                return cached
-            }
-            return buildOnce(registration, resolver, &key, arguments, handMade: true)
-        }
-    }
-
-    /// The instance the entry under a hand-made registration's key holds, if
-    /// it is a `Service` (see `resolveHandMade`). Call inside a read section
-    /// or holding the mutex.
-    func anyInstance<Service>(_ key: UnsafeMutablePointer<crg_key>, as type: Service.Type) -> Service? {
-        var entry: UnsafeMutableRawPointer?
-        guard let table, crg_find(table, key, &entry) == 0, let entry else {
-            return nil
-        }
-        if kind == .shared {
-            return WeakBox.object(entry) as? Service
-        }
-        return ValueStorage.value(at: entry, as: Any.self) as? Service
-    }
-
-    /// Empties a caching scope and starts a new generation. The mutex must be
-    /// held; the instances are retired.
-    func resetLocked() {
-        guard let table else { return }
-        changeEntriesLocked {
-            _ = crg_clear_locked(table, nil, nil)
-        }
-    }
-
-    /// The service an entry of a caching scope's table holds: the instance
-    /// itself (`.cache`), or the live object a weak box points at (`.shared`;
-    /// nil once it is gone). Call inside a read section.
-    @inlinable
-    @inline(__always)
-    static func service<Service>(inEntry entry: UnsafeMutableRawPointer, of kind: Kind, as type: Service.Type) -> Service? {
-        guard kind == .shared else {
-            return ValueStorage.value(at: entry, as: Service.self)
-        }
-        guard let object = WeakBox.object(entry) else {
-            return nil
-        }
-        if ValueStorage.isClassReference(Service.self) {
-            return unsafeBitCast(object, to: Service.self)
-        }
-        return object as? Service
-    }
-
-    /// The instance this caching scope holds under `key`, if any. Call inside
-    /// a read section or holding the mutex.
-    func cachedInstance<Service>(_ key: UnsafeMutablePointer<crg_key>, as type: Service.Type) -> Service? {
-        var entry: UnsafeMutableRawPointer?
-        guard let table, crg_find(table, key, &entry) == 0, let entry else {
-            return nil
-        }
-        return ResolverScope.service(inEntry: entry, of: kind, as: Service.self)
-    }
-
-    /// Keeps `service` under `key`: strongly in a cache, weakly (class
-    /// instances only) in a shared scope. What it replaces is retired. Out of
-    /// memory, the instance is simply not cached. The mutex must be held.
-    func storeLocked<Service>(_ service: Service, _ key: UnsafeMutablePointer<crg_key>) {
-        guard let table else { return }
-        let pointer: UnsafeMutableRawPointer
-        if kind == .shared {
-            guard let object = ValueStorage.instance(in: service) else {
-                return
-            }
-            pointer = Unmanaged.passRetained(WeakBox(object)).toOpaque()
-        } else {
-            pointer = ValueStorage.retainedPointer(service)
-        }
-        var rc: Int32 = 0
-        var entry: UnsafeMutableRawPointer?
-        if crg_find(table, key, &entry) == 0 {
-            // Replacing a dead `.shared` entry, or under a hand-made key an
-            // instance of another type: the old one leaves the table.
-            changeEntriesLocked {
-                rc = crg_put_locked(table, key, pointer, nil)
-            }
-        } else {
-            rc = crg_put_locked(table, key, pointer, nil)
-        }
-        if rc != 0 {
-            // Never published: no reader can see it. The caller holds the
-            // instance, so this release runs no deinit.
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
-    }
-
-    /// A caching scope's way to an instance that is not cached: wait for the
-    /// thread building it, or build it (without the lock) while others wait;
-    /// store it unless the scope was reset meanwhile. `handMade`: `key` is
-    /// the registration's hand-made key, whose entry holds `Any`
-    /// (`resolveHandMade`). Call inside a read section, with the mutex not
-    /// held.
-    @usableFromInline
-    @inline(never)
-    func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver,
-                            _ key: UnsafeMutablePointer<crg_key>, _ arguments: ArgumentsPointer,
-                            handMade: Bool = false) -> Service? {
-        let context = ResolutionContext.current
-        let (flightType, flightName) = handMade
-            ? (ResolverRegistration<Service>.handMadeCacheType, registration.handMadeCacheName)
-            : (registration.typeID, registration.name)
-        registry.lock()
-        while true {
-            if let cached = handMade ? anyInstance(key, as: Service.self) : cachedInstance(key, as: Service.self) {
-                registry.unlock()
-                return cached
-            }
-            guard let flight = building.first(where: { $0.isBuilding(flightType, flightName) }) else {
-                break
-            }
-            if flight.owner === context {
-                registry.unlock()
-                context.reportCycle(closingWith: Unmanaged.passUnretained(registration).toOpaque())
-            }
-            flight.checkNoCycle(waiter: context)
-            context.waitingFor = flight
-            let rc = crg_condition_wait(flight.finished, registry.mutex)
-            context.waitingFor = nil
-            if rc != 0 {
-                registry.unlock()
-                resolverFailure("RESOLVER: cannot wait for '\(registration.keyDescription)', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).")
-            }
-        }
-        let flight = InFlight(typeID: flightType, name: flightName,
-                              description: registration.keyDescription, owner: context)
-        building.append(flight)
-        let generation = self.generation
-        let verifying = context.verification != nil
-        if verifying {
-            context.unfinishedBuilds.append((self, flight))
-        }
-        registry.unlock()
-
-        let service = registration.instantiateInReadSection(resolver, arguments)
-
-        registry.lock()
-        building.removeAll { $0 === flight }
-        if verifying {
-            context.unfinishedBuilds.removeAll { $0.flight === flight }
-        }
-        if let service, generation == self.generation {
-            if handMade {
-                storeLocked(service as Any, key)
-            } else {
-                storeLocked(service, key)
-            }
-        }
-        crg_condition_broadcast(flight.finished)
-        registry.unlock()
-        return service
-    }
-}
-
-/// A build in progress in a caching scope: which key, which thread, and the
-/// condition its waiters sleep on (so a finished build wakes only them).
-final class InFlight {
-    let typeID: UInt64
-    let name: Resolver.Name?
-    let description: String
-    let owner: ResolutionContext
-    let finished: OpaquePointer
-
-    init(typeID: UInt64, name: Resolver.Name?, description: String, owner: ResolutionContext) {
-        self.typeID = typeID
-        self.name = name
-        self.description = description
-        self.owner = owner
-        finished = makeCondition()
-    }
-
-    deinit {
-        crg_condition_destroy(finished)
-    }
-
-    /// Whether this build is for the key (`typeID`, `name`).
-    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?) -> Bool {
-        self.typeID == typeID && self.name == name
-    }
-
-    /// Stops the program if `waiter` waiting for this build would close a
-    /// circle of threads each waiting for another's build (a dependency cycle
-    /// spread over threads), instead of deadlocking. The mutex must be held.
-    func checkNoCycle(waiter: ResolutionContext) {
-        var chain = [description]
-        var owner = self.owner
-        while let next = owner.waitingFor {
-            chain.append(next.description)
-            if next.owner === waiter {
-                chain.append(description)
-                registry.unlock()
-                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.",
-                                kind: .cycle)
-            }
-            owner = next.owner
-        }
-    }
 }

@@ -1,4 +1,3 @@
-import CRegistry
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,7 +12,7 @@ import Darwin
 // A failure deep inside a factory cannot return to its caller (`resolve()`
 // returns a service, or nothing at all), so registrations are resolved on a
 // thread of the verification's own: a failure there is recorded and ends
-// that thread (`crg_thread_exit`), and the next registration is resolved on a
+// that thread (`EngineThread.exit`), and the next registration is resolved on a
 // new one. What ending a thread skips:
 // - builds of a caching scope the thread had started: taken out of their
 //   scope first, so no other thread waits for them;
@@ -146,8 +145,8 @@ final class VerificationRun: @unchecked Sendable {
     let recorder = GraphRecorder()
     private let registrations: [RegistrationDescribing]
     private let timeoutNanoseconds: UInt64
-    private let mutex: OpaquePointer
-    private let progressed: OpaquePointer
+    private let mutex = Mutex.make()
+    private let progressed = Condition()
 
     // Guarded by `mutex`.
     private var outcomes: [Outcome?]
@@ -162,36 +161,33 @@ final class VerificationRun: @unchecked Sendable {
         sandbox.add(child: container)
         self.registrations = registrations.map(\.registration)
         timeoutNanoseconds = timeout.isFinite && timeout > 0 ? UInt64(min(timeout, 1e9) * 1e9) : 0
-        mutex = makeMutex()
-        progressed = makeCondition()
         outcomes = registrations.map { $0.takesArguments ? .skipped : nil }
     }
 
     deinit {
-        crg_condition_destroy(progressed)
-        crg_mutex_release(mutex)
+        mutex.release()
     }
 
     /// Resolves every registration and collects the result.
     func run() -> Resolver.Verification {
-        crg_mutex_lock(mutex)
-        skipDone()
-        while next < registrations.count {
-            if worker == 0 {
-                startWorker()
-                continue
-            }
-            let waitingFor = next
-            let rc = crg_condition_wait_for(progressed, mutex, timeoutNanoseconds)
-            if rc == ETIMEDOUT, worker != 0, next == waitingFor {
-                let seconds = Double(timeoutNanoseconds) / 1e9
-                outcomes[next] = .failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running.")
-                worker = 0
-                next += 1
-                skipDone()
+        mutex.withLock {
+            skipDone()
+            while next < registrations.count {
+                if worker == 0 {
+                    startWorker()
+                    continue
+                }
+                let waitingFor = next
+                let timedOut = progressed.waitTimingOut(mutex, nanoseconds: timeoutNanoseconds)
+                if timedOut, worker != 0, next == waitingFor {
+                    let seconds = Double(timeoutNanoseconds) / 1e9
+                    outcomes[next] = .failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running.")
+                    worker = 0
+                    next += 1
+                    skipDone()
+                }
             }
         }
-        crg_mutex_unlock(mutex)
         return result()
     }
 
@@ -206,15 +202,14 @@ final class VerificationRun: @unchecked Sendable {
     private func startWorker() {
         workersStarted += 1
         worker = workersStarted
-        crg_word_add(Published.detours, 1)
-        let start = Unmanaged.passRetained(WorkerStart(run: self, worker: worker)).toOpaque()
-        let rc = crg_thread_start({ raw in
-            let start = Unmanaged<WorkerStart>.fromOpaque(raw!).takeRetainedValue()
-            start.run.work(as: start.worker)
-        }, start)
+        Published.detours.increment()
+        let run = self
+        let number = worker
+        let rc = EngineThread.start {
+            run.work(as: number)
+        }
         if rc != 0 {
-            Unmanaged<WorkerStart>.fromOpaque(start).release()
-            crg_word_add(Published.detours, UInt64.max)
+            Published.detours.decrement()
             outcomes[next] = .failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc)).")
             worker = 0
             next += 1
@@ -229,48 +224,50 @@ final class VerificationRun: @unchecked Sendable {
         context.verification = self
         context.verificationWorker = worker
         while true {
-            crg_mutex_lock(mutex)
-            guard worker == self.worker, next < registrations.count else {
-                crg_mutex_unlock(mutex)
+            let claimed = mutex.withLock { () -> Int? in
+                guard worker == self.worker, next < registrations.count else {
+                    return nil
+                }
+                return next
+            }
+            guard let index = claimed else {
                 break
             }
-            let index = next
-            crg_mutex_unlock(mutex)
 
             let resolved = registrations[index].resolveOnce(from: sandbox)
 
-            crg_mutex_lock(mutex)
-            if worker == self.worker, next == index {
-                outcomes[index] = resolved
-                    ? .resolved
-                    : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil.")
-                next += 1
-                skipDone()
-                if next == registrations.count {
-                    self.worker = 0
+            mutex.withLock {
+                if worker == self.worker, next == index {
+                    outcomes[index] = resolved
+                        ? .resolved
+                        : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil.")
+                    next += 1
+                    skipDone()
+                    if next == registrations.count {
+                        self.worker = 0
+                    }
+                    progressed.broadcast()
                 }
-                crg_condition_broadcast(progressed)
             }
-            crg_mutex_unlock(mutex)
         }
         context.verification = nil
-        crg_word_add(Published.detours, UInt64.max)
+        Published.detours.decrement()
     }
 
     /// A failure on a worker thread: record it against the registration being
     /// resolved, take this thread's unfinished builds out of their scopes, and
     /// end the thread. Called by `resolverFailure`.
     func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
-        if crg_mutex_held(registry.mutex) {
+        if registry.mutex.isHeldByCurrentThread {
             fatalError("RESOLVER: a verification failed while holding the registry lock: \(message)")
         }
         if !context.unfinishedBuilds.isEmpty {
-            registry.lock()
-            for (scope, flight) in context.unfinishedBuilds {
-                scope.building.removeAll { $0 === flight }
-                crg_condition_broadcast(flight.finished)
+            registry.withLock {
+                for (scope, flight) in context.unfinishedBuilds {
+                    scope.building.removeAll { $0 === flight }
+                    flight.finished.broadcast()
+                }
             }
-            registry.unlock()
             context.unfinishedBuilds.removeAll()
         }
         if !context.unfinishedAsyncBuilds.isEmpty {
@@ -286,19 +283,19 @@ final class VerificationRun: @unchecked Sendable {
             }
         }
         context.verification = nil
-        crg_mutex_lock(mutex)
-        // This worker is the current one unless it timed out: then its
-        // registration already has its outcome.
-        if worker != 0, next < registrations.count, outcomes[next] == nil, isCurrent(context) {
-            outcomes[next] = .failed(kind: kind, message: message)
-            next += 1
-            skipDone()
-            worker = 0
-            crg_condition_broadcast(progressed)
+        mutex.withLock {
+            // This worker is the current one unless it timed out: then its
+            // registration already has its outcome.
+            if worker != 0, next < registrations.count, outcomes[next] == nil, isCurrent(context) {
+                outcomes[next] = .failed(kind: kind, message: message)
+                next += 1
+                skipDone()
+                worker = 0
+                progressed.broadcast()
+            }
         }
-        crg_mutex_unlock(mutex)
-        crg_word_add(Published.detours, UInt64.max)
-        crg_thread_exit()
+        Published.detours.decrement()
+        EngineThread.exit()
     }
 
     /// Whether the thread of `context` is the current worker. `mutex` held.
@@ -326,17 +323,6 @@ final class VerificationRun: @unchecked Sendable {
     }
 }
 
-/// What a worker thread starts with.
-private final class WorkerStart {
-    let run: VerificationRun
-    let worker: Int
-
-    init(run: VerificationRun, worker: Int) {
-        self.run = run
-        self.worker = worker
-    }
-}
-
 // MARK: - Async registrations on a verification's own thread
 
 /// Runs an async operation on the calling thread, which must be one of a
@@ -351,29 +337,28 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     /// verification's), or nil.
     @TaskLocal static var current: VerificationExecutor?
 
-    private let mutex = makeMutex()
-    private let arrived = makeCondition()
+    private let mutex = Mutex.make()
+    private let arrived = Condition()
     // Guarded by `mutex`.
     private var jobs: [UnownedJob] = []
     private var finished = false
 
     deinit {
-        crg_condition_destroy(arrived)
-        crg_mutex_release(mutex)
+        mutex.release()
     }
 
     func enqueue(_ job: UnownedJob) {
-        crg_mutex_lock(mutex)
-        jobs.append(job)
-        crg_condition_broadcast(arrived)
-        crg_mutex_unlock(mutex)
+        mutex.withLock {
+            jobs.append(job)
+            arrived.broadcast()
+        }
     }
 
     private func finish() {
-        crg_mutex_lock(mutex)
-        finished = true
-        crg_condition_broadcast(arrived)
-        crg_mutex_unlock(mutex)
+        mutex.withLock {
+            finished = true
+            arrived.broadcast()
+        }
     }
 
     /// Runs `operation` to its end, running its jobs on this thread.
@@ -388,14 +373,14 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
             executor.finish()
         }
         while true {
-            crg_mutex_lock(executor.mutex)
-            while executor.jobs.isEmpty && !executor.finished {
-                _ = crg_condition_wait(executor.arrived, executor.mutex)
+            let (ready, done) = executor.mutex.withLock { () -> ([UnownedJob], Bool) in
+                while executor.jobs.isEmpty && !executor.finished {
+                    _ = executor.arrived.wait(executor.mutex)
+                }
+                let ready = executor.jobs
+                executor.jobs = []
+                return (ready, executor.finished && ready.isEmpty)
             }
-            let ready = executor.jobs
-            executor.jobs = []
-            let done = executor.finished && ready.isEmpty
-            crg_mutex_unlock(executor.mutex)
             if done {
                 return result.value.value
             }

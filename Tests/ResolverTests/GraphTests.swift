@@ -172,7 +172,7 @@ extension ResolverTests {
             let edges = Set(container.recordedGraph.edges.map { "\($0.from) -> \($0.to)" })
             #expect(edges == ["Model -> Store", "Model -> API", "Store -> Config:live", "API -> Config:live",
                               "Panel -> Logger", "Panel -> Tracker"])
-            #expect(released { crg_word_load(Published.detours) == 0 }, "recording left resolves on the detour")
+            #expect(released { Published.detours.load() == 0 }, "recording left resolves on the detour")
         }
 
         @Test func switchingRecordingOnStartsAnEmptyRecording() {

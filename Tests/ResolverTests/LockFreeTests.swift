@@ -17,10 +17,10 @@ extension ResolverTests {
 
             init() {
                 startThread { [self] in
-                    registry.lock()
-                    holding.signal()
-                    letGo.wait()
-                    registry.unlock()
+                    registry.withLock {
+                        holding.signal()
+                        letGo.wait()
+                    }
                     done.signal()
                 }
                 holding.wait()

@@ -216,7 +216,7 @@ extension ResolverTests {
             let container = Resolver()
             container.register { Pump(tank: $0.resolve()) }
             _ = container.verify()
-            #expect(released { crg_word_load(Published.detours) == 0 },
+            #expect(released { Published.detours.load() == 0 },
                     "a verification left resolves on the detour")
         }
     }

@@ -55,22 +55,33 @@ static inline bool crg_cell_compare_exchange(crg_cell *CRG_NONNULL cell, void *C
 /* Process-wide cells                                                        */
 /* ------------------------------------------------------------------------ */
 
-/* A few cells and words in static storage (zero at start), for state every
- * resolve reads first: reaching them needs no pointer load and no
- * initialization check. The front end assigns their meanings. Private
- * storage; use the accessors. */
-enum { CRG_GLOBAL_CELLS = 4, CRG_GLOBAL_WORDS = 4 };
-extern crg_cell crg_internal_global_cells[CRG_GLOBAL_CELLS];
-extern crg_word crg_internal_global_words[CRG_GLOBAL_WORDS];
+/* The state every resolve reads first, in static storage (zero at start):
+ * reaching it needs no pointer load and no initialization check. Named
+ * fields, one per meaning (the front end's `Published` documents each). */
+typedef struct crg_published {
+    /** The root container, unretained (the front end's registry owns it). */
+    crg_cell root;
+    /** The decorator box to call, unretained, or NULL. */
+    crg_cell decorate;
+    /** 1 once the registration hook has run for the current generation. */
+    crg_word registered;
+    /** Non-zero while resolves must take the front end's detour. */
+    crg_word detours;
+    /** Counts scopes made (each starts its generations at its own base). */
+    crg_word scopes_made;
+    /** 1 while graph recording is on. */
+    crg_word recording_graph;
+} crg_published;
+/** Private storage; use the accessors. */
+extern crg_published crg_internal_published;
 
-/** Process-wide cell `index` (< CRG_GLOBAL_CELLS). */
-static inline crg_cell *CRG_NONNULL crg_global_cell(unsigned index) {
-    return &crg_internal_global_cells[index];
-}
-
-/** Process-wide word `index` (< CRG_GLOBAL_WORDS). */
-static inline crg_word *CRG_NONNULL crg_global_word(unsigned index) {
-    return &crg_internal_global_words[index];
+static inline crg_cell *CRG_NONNULL crg_published_root(void) { return &crg_internal_published.root; }
+static inline crg_cell *CRG_NONNULL crg_published_decorate(void) { return &crg_internal_published.decorate; }
+static inline crg_word *CRG_NONNULL crg_published_registered(void) { return &crg_internal_published.registered; }
+static inline crg_word *CRG_NONNULL crg_published_detours(void) { return &crg_internal_published.detours; }
+static inline crg_word *CRG_NONNULL crg_published_scopes_made(void) { return &crg_internal_published.scopes_made; }
+static inline crg_word *CRG_NONNULL crg_published_recording_graph(void) {
+    return &crg_internal_published.recording_graph;
 }
 
 static inline uint64_t crg_word_load(crg_word *CRG_NONNULL word) {

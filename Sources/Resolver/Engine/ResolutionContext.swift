@@ -183,27 +183,29 @@ final class ResolutionContext: @unchecked Sendable {
         releasingGraph = false
     }
 
-    /// The graph instance made in this resolution for the key of the
-    /// registration at `raw` (type `typeID`, and its name).
+    /// The graph instance made in this resolution for the key of
+    /// `registration` (type `typeID`, and its name).
     @inlinable
-    func graphInstance<Service>(of raw: UnsafeMutableRawPointer, typeID: UInt64, as type: Service.Type) -> Service? {
+    func graphInstance<Service>(of registration: UnownedReference<ResolverRegistration<Service>>, typeID: UInt64,
+                                as type: Service.Type) -> Service? {
         for index in graph.indices where graph[index].typeID == typeID {
-            if graph[index].name == ResolverRegistration<Service>.name(raw) {
-                return ValueStorage.value(at: graph[index].object.toOpaque(), as: Service.self)
+            if graph[index].name == registration.read({ $0.name }) {
+                return ValueStorage.value(in: UnownedReference(opaque: graph[index].object.toOpaque()), as: Service.self)
             }
         }
         return nil
     }
 
-    /// Remembers `service`, made by the registration at `raw`, for the rest of
-    /// this resolution if it is a class instance (value types are always made
+    /// Remembers `service`, made by `registration`, for the rest of this
+    /// resolution if it is a class instance (value types are always made
     /// anew, as in the original).
     @inlinable
-    func rememberGraphInstance<Service>(_ service: Service, of raw: UnsafeMutableRawPointer, typeID: UInt64) {
+    func rememberGraphInstance<Service>(_ service: Service, of registration: UnownedReference<ResolverRegistration<Service>>,
+                                        typeID: UInt64) {
         guard let object = ValueStorage.retainedGraphObject(for: service) else {
             return
         }
-        graph.append(GraphEntry(typeID: typeID, name: ResolverRegistration<Service>.name(raw), object: object))
+        graph.append(GraphEntry(typeID: typeID, name: registration.read { $0.name }, object: object))
     }
 
     /// The services on this thread's stack, outermost first, for messages.
@@ -263,30 +265,43 @@ final class RootSnapshot {
         self.root = root
     }
 
-    /// The calling thread's snapshot of the container at `rootRaw` (the root
-    /// this resolve loaded), made if needed. Call inside a read section.
+    /// The calling thread's snapshot of `root` (the root this resolve
+    /// loaded), made if needed.
     @inlinable
     @inline(__always)
-    static func current(for rootRaw: UnsafeMutableRawPointer) -> RootSnapshot {
+    static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> RootSnapshot {
         if let raw = crg_reader_local() {
             let snapshot = Unmanaged<RootSnapshot>.fromOpaque(raw).takeUnretainedValue()
-            if Unmanaged.passUnretained(snapshot.root).toOpaque() == rootRaw {
+            if UnownedReference(snapshot.root) == root {
                 return snapshot
             }
         }
-        return make(for: rootRaw)
+        return make(for: root)
+    }
+
+    /// Runs `body` with the root, passed without a reference count.
+    @inlinable
+    @inline(__always)
+    func read<Result>(_ body: (Resolver) -> Result) -> Result {
+        body(root)
     }
 
     @usableFromInline
     @inline(never)
-    static func make(for rootRaw: UnsafeMutableRawPointer) -> RootSnapshot {
-        let snapshot = RootSnapshot(Unmanaged<Resolver>.fromOpaque(rootRaw).takeUnretainedValue())
+    static func make(for root: UnownedReference<Resolver>) -> RootSnapshot {
+        let snapshot = RootSnapshot(root.object)
         crg_reader_set_local(Unmanaged.passRetained(snapshot).toOpaque(), releaseRetainedObject)
-        // A root changed since this resolve loaded `rootRaw` may have swept the
+        // A root changed since this resolve loaded `root` may have swept the
         // snapshots before ours went in: then take ours back out.
-        if crg_cell_load(Published.root) != rootRaw {
+        if Published.root.load() != root {
             crg_reader_set_local(nil, releaseRetainedObject)
         }
         return snapshot
+    }
+
+    /// Takes every thread's snapshot away (the root changed). The mutex must
+    /// be held.
+    static func clearAll() {
+        _ = crg_readers_clear_locals()
     }
 }

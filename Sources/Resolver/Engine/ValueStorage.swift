@@ -23,24 +23,25 @@ enum ValueStorage {
         Service.self is AnyClass || Service.self == AnyObject.self
     }
 
-    /// An owned (+1) pointer that holds `value`.
+    /// An owned (+1) reference to an object that holds `value`.
     @inlinable
-    static func retainedPointer<Service>(_ value: Service) -> UnsafeMutableRawPointer {
+    static func retainedReference<Service>(to value: Service) -> UnownedReference<AnyObject> {
         if isClassReference(Service.self) {
-            return Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self)).toOpaque()
+            return .retaining(unsafeBitCast(value, to: AnyObject.self))
         }
-        return Unmanaged.passRetained(Box(value)).toOpaque()
+        return .retaining(Box(value))
     }
 
-    /// The value behind a pointer made by `retainedPointer` for the same type.
-    /// The only reference count taken is the caller's own copy of the result.
+    /// The value `stored` (made by `retainedReference` for the same type)
+    /// holds. The only reference count taken is the caller's own copy of the
+    /// result.
     @inlinable
-    static func value<Service>(at pointer: UnsafeMutableRawPointer, as type: Service.Type) -> Service {
+    @inline(__always)
+    static func value<Service>(in stored: UnownedReference<AnyObject>, as type: Service.Type) -> Service {
         if isClassReference(Service.self) {
-            return unsafeBitCast(pointer, to: Service.self)
+            return unsafeBitCast(stored.opaque, to: Service.self)
         }
-        unowned(unsafe) let box = Unmanaged<Box<Service>>.fromOpaque(pointer).takeUnretainedValue()
-        return box.value
+        return stored.unsafeCast(to: Box<Service>.self).read { $0.value }
     }
 
     /// The object to keep for the graph scope, which keeps class instances

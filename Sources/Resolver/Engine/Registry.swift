@@ -8,13 +8,13 @@ import CRegistry
 /// instance. It is held for table operations only, never while user code runs.
 ///
 /// Readers take no lock. What a resolve needs of this object is published in
-/// process-wide cells (`Published`) with release stores (under the mutex) and
+/// process-wide fields (`Published`) with release stores (under the mutex) and
 /// read with acquire loads, inside a read section: `root` (unretained: the
 /// `root` field owns it, and a replaced root is retired, not released),
 /// `decorate`, and whether registration is done.
 @usableFromInline
 final class Registry: @unchecked Sendable {
-    @usableFromInline let mutex: OpaquePointer
+    @usableFromInline let mutex: Mutex
 
     // Guarded by `mutex`.
     @usableFromInline private(set) var main: Resolver
@@ -35,40 +35,29 @@ final class Registry: @unchecked Sendable {
     /// The thread running `registerAllServices`, while it runs.
     private var registrationRunner: ResolutionContext?
     /// Signalled when a run of `registerAllServices` ends.
-    private let registrationEnded: OpaquePointer
+    private let registrationEnded = Condition()
 
     fileprivate init() {
-        mutex = makeMutex()
+        mutex = Mutex.make()
         // Its critical sections step the version that validates every
-        // thread's cache of cached instances (crg_tcache.h).
-        crg_mutex_set_versioned(mutex)
-        registrationEnded = makeCondition()
+        // thread's cache (`ThreadCache`).
+        mutex.stepsThreadCacheVersion()
         let main = Resolver(mutex: mutex)
         self.main = main
         self.root = main
-        crg_cell_store(Published.root, Unmanaged.passUnretained(main).toOpaque())
+        Published.root.store(UnownedReference(main))
         registerServices = { registry.ensureRegistered() }
     }
 
-    @inlinable
-    func lock() {
-        crg_mutex_lock(mutex)
-    }
-
-    @inlinable
-    func unlock() {
-        crg_mutex_unlock(mutex)
-    }
-
+    /// Runs `body` holding the mutex.
     @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
+        try mutex.withLock(body)
     }
 
     /// Runs `body` under the mutex, then releases whatever it retired (with
     /// the mutex unlocked: releases run deinits).
+    @usableFromInline
     func write<Result>(_ body: () throws -> Result) rethrows -> Result {
         defer { collectRetired() }
         return try withLock(body)
@@ -82,9 +71,9 @@ final class Registry: @unchecked Sendable {
         guard container !== root else { return }
         retire(root)
         root = container
-        crg_cell_store(Published.root, Unmanaged.passUnretained(container).toOpaque())
+        Published.root.store(UnownedReference(container))
         // Threads' snapshots of the old root would keep it alive.
-        _ = crg_readers_clear_locals()
+        RootSnapshot.clearAll()
     }
 
     /// Makes `container` the container static registrations go to. The mutex
@@ -116,7 +105,7 @@ final class Registry: @unchecked Sendable {
             // the library (built in the app's configuration by SwiftPM), not in
             // inlinable code, so every resolve path agrees.
             #if DEBUG
-            crg_cell_store(Published.decorate, box.map { Unmanaged.passUnretained($0).toOpaque() })
+            Published.decorate.store(box.map(UnownedReference.init))
             #endif
         }
     }
@@ -132,36 +121,39 @@ final class Registry: @unchecked Sendable {
     @discardableResult
     func ensureRegistered() -> Bool {
         let me = ResolutionContext.current
-        var insideRegistration = false
-        lock()
-        while completedGeneration != wantedGeneration {
-            if let runner = registrationRunner {
-                if runner === me {
-                    insideRegistration = true
-                    break
+        defer { collectRetired() }
+        // nil: waiting is impossible (failures are raised with the mutex
+        // released: a verification's thread ends in one).
+        let insideRegistration = withLock { () -> Bool? in
+            while completedGeneration != wantedGeneration {
+                if let runner = registrationRunner {
+                    if runner === me {
+                        return true
+                    }
+                    guard registrationEnded.wait(mutex) else {
+                        return nil
+                    }
+                    continue
                 }
-                if crg_condition_wait(registrationEnded, mutex) != 0 {
-                    unlock()
-                    resolverFailure("RESOLVER: cannot wait for registerAllServices() on another thread while this thread is inside the registry.")
+                let generation = wantedGeneration
+                registrationRunner = me
+                mutex.withoutLock {
+                    if let registering = Resolver.self as Any.Type as? ResolverRegistering.Type {
+                        registering.registerAllServices()
+                    }
                 }
-                continue
+                registrationRunner = nil
+                if wantedGeneration == generation {
+                    completedGeneration = generation
+                    Published.registered.store(1)
+                }
+                registrationEnded.broadcast()
             }
-            let generation = wantedGeneration
-            registrationRunner = me
-            unlock()
-            if let registering = Resolver.self as Any.Type as? ResolverRegistering.Type {
-                registering.registerAllServices()
-            }
-            lock()
-            registrationRunner = nil
-            if wantedGeneration == generation {
-                completedGeneration = generation
-                crg_word_store(Published.registered, 1)
-            }
-            crg_condition_broadcast(registrationEnded)
+            return false
         }
-        unlock()
-        collectRetired()
+        guard let insideRegistration else {
+            resolverFailure("RESOLVER: cannot wait for registerAllServices() on another thread while this thread is inside the registry.")
+        }
         return insideRegistration
     }
 
@@ -172,7 +164,7 @@ final class Registry: @unchecked Sendable {
     func reset() {
         write {
             wantedGeneration += 1
-            crg_word_store(Published.registered, 0)
+            Published.registered.store(0)
             let main = Resolver(mutex: mutex)
             setMainLocked(main)
             setRootLocked(main)
@@ -218,28 +210,36 @@ final class Registry: @unchecked Sendable {
 @usableFromInline
 let registry = Registry()
 
-/// What every resolve reads first, in process-wide cells (`crg_global_cell`,
-/// static storage: no pointer to load, no initialization check). All zero
+/// What every resolve reads first, in process-wide fields (`crg_published`:
+/// static storage, no pointer to load, no initialization check). All zero
 /// until the registry is made.
 @usableFromInline
 enum Published {
     /// The root container, unretained (`Registry.root` owns it); nil before
     /// the registry exists.
-    @inlinable static var root: UnsafeMutablePointer<crg_cell> { crg_global_cell(0) }
+    @inlinable static var root: AtomicReference<Resolver> { AtomicReference(crg_published_root()) }
     /// The `DecorateBox` to call, unretained (`Registry.decorate` owns it), or
     /// nil (always nil in release builds of the library).
-    @inlinable static var decorate: UnsafeMutablePointer<crg_cell> { crg_global_cell(1) }
+    @inlinable static var decorate: AtomicReference<DecorateBox> { AtomicReference(crg_published_decorate()) }
     /// 1 once `registerAllServices` has run for the current registration
     /// generation; 0 while it has yet to (or before the registry exists).
-    @inlinable static var registered: UnsafeMutablePointer<crg_word> { crg_global_word(0) }
+    @inlinable static var registered: AtomicWord { AtomicWord(crg_published_registered()) }
     /// Non-zero while resolves must take the detour (`resolveWithDetour`):
     /// counts the `Resolver.withRoot` calls running, the verification
     /// threads alive, and one while graph recording is switched on.
-    @inlinable static var detours: UnsafeMutablePointer<crg_word> { crg_global_word(1) }
+    @inlinable static var detours: AtomicWord { AtomicWord(crg_published_detours()) }
     /// Counts scopes made, so each starts its generations at its own base.
-    static var scopesMade: UnsafeMutablePointer<crg_word> { crg_global_word(2) }
+    static var scopesMade: AtomicWord { AtomicWord(crg_published_scopes_made()) }
     /// 1 while `Resolver.isRecordingGraph` is on.
-    static var recordingGraph: UnsafeMutablePointer<crg_word> { crg_global_word(3) }
+    static var recordingGraph: AtomicWord { AtomicWord(crg_published_recording_graph()) }
+
+    /// Runs `body` with resolves on the detour (`detours` counted up, and
+    /// down again after).
+    static func withDetour<Result>(_ body: () throws -> Result) rethrows -> Result {
+        detours.increment()
+        defer { detours.decrement() }
+        return try body()
+    }
 }
 
 /// The `decorate` closure, held by reference so a resolve can reach it
@@ -252,12 +252,11 @@ final class DecorateBox: @unchecked Sendable {
         self.decorate = decorate
     }
 
-    /// Calls the decorator a published pointer holds. Call inside a read section.
+    /// Calls the published decorator (read section).
     @inlinable
     @inline(__always)
-    static func call(_ raw: UnsafeMutableRawPointer, with service: Any) {
-        unowned(unsafe) let box = Unmanaged<DecorateBox>.fromOpaque(raw).takeUnretainedValue()
-        box.decorate(service)
+    static func call(_ box: UnownedReference<DecorateBox>, with service: Any) {
+        box.read { $0.decorate(service) }
     }
 }
 

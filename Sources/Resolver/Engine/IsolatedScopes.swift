@@ -1,0 +1,70 @@
+/// A container's own caches for the three app-wide caching scopes (see
+/// `Resolver(child:isolatedScopes:)`): the resolve path substitutes them for
+/// the app-wide ones when it resolves through that container. A
+/// verification's sandbox also substitutes copies of every other caching
+/// scope (custom `ResolverScopeCache`s and `ResolverScopeShare`s), made on
+/// first use.
+@usableFromInline
+final class IsolatedScopes: @unchecked Sendable {
+    /// The app-wide scopes (which live for the whole program), and this
+    /// container's own (which `scopes` holds).
+    @usableFromInline let appWide: (application: UnownedReference<ResolverScope>, cached: UnownedReference<ResolverScope>,
+                                    shared: UnownedReference<ResolverScope>)
+    @usableFromInline let own: (application: UnownedReference<ResolverScope>, cached: UnownedReference<ResolverScope>,
+                                shared: UnownedReference<ResolverScope>)
+    @usableFromInline let isolatesEveryCache: Bool
+    private let scopes: [ResolverScope]
+    /// The copies of other caching scopes, by the original (guarded by the
+    /// registry mutex; the originals are held, so no address is reused while
+    /// its copy is here).
+    private var copies: [ObjectIdentifier: (original: ResolverScope, copy: ResolverScope)] = [:]
+
+    init(everyCache: Bool = false) {
+        let scopes: [ResolverScope] = [ResolverScopeCache(), ResolverScopeCache(), ResolverScopeShare()]
+        self.scopes = scopes
+        isolatesEveryCache = everyCache
+        appWide = (UnownedReference(ResolverScope.application), UnownedReference(ResolverScope.cached),
+                   UnownedReference(ResolverScope.shared))
+        own = (UnownedReference(scopes[0]), UnownedReference(scopes[1]), UnownedReference(scopes[2]))
+    }
+
+    /// The scope to use instead of `scope` for the isolated scopes `isolated`.
+    @inlinable
+    @inline(__always)
+    static func substitute(_ isolated: UnownedReference<IsolatedScopes>, _ scope: UnownedReference<ResolverScope>,
+                           _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+        isolated.read { isolated in
+            if scope == isolated.appWide.application { return isolated.own.application }
+            if scope == isolated.appWide.cached { return isolated.own.cached }
+            if scope == isolated.appWide.shared { return isolated.own.shared }
+            if isolated.isolatesEveryCache {
+                return isolated.copy(of: scope)
+            }
+            return scope
+        }
+    }
+
+    /// This sandbox's copy of the caching scope `scope` (made on first use),
+    /// or `scope` itself for a scope that does not cache.
+    @usableFromInline
+    func copy(of scope: UnownedReference<ResolverScope>) -> UnownedReference<ResolverScope> {
+        let original = scope.object
+        guard original.kind == .cache || original.kind == .shared else {
+            return scope
+        }
+        if scopes.contains(where: { $0 === original }) {
+            return scope
+        }
+        return registry.withLock {
+            if let found = copies[ObjectIdentifier(original)] {
+                return UnownedReference(found.copy)
+            }
+            if copies.values.contains(where: { $0.copy === original }) {
+                return scope
+            }
+            let copy: ResolverScope = original.kind == .shared ? ResolverScopeShare() : ResolverScopeCache()
+            copies[ObjectIdentifier(original)] = (original, copy)
+            return UnownedReference(copy)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import CRegistry
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes the registry compares for a name, and their hash
+/// (`crg_name_hash`): an ASCII literal's own bytes, or bytes a
+/// `NameStorage` owns. Plain data: whoever holds one keeps its owner alive.
+@frozen
+@usableFromInline
+struct KeyBytes: @unchecked Sendable {
+    @usableFromInline let hash: UInt64
+    @usableFromInline let start: UnsafeRawPointer
+    @usableFromInline let count: Int
+
+    @usableFromInline
+    init(hash: UInt64, start: UnsafeRawPointer, count: Int) {
+        self.hash = hash
+        self.start = start
+        self.count = count
+    }
+
+    /// A string literal's bytes, when it is ASCII and has them (then it is
+    /// its own key: nothing copied, the hash remembered per thread by the
+    /// literal's address); nil otherwise.
+    @inlinable
+    static func literal(_ value: StaticString) -> KeyBytes? {
+        guard value.hasPointerRepresentation && value.isASCII else {
+            return nil
+        }
+        let start = UnsafeRawPointer(value.utf8Start)
+        return KeyBytes(hash: crg_name_hash_static(start, value.utf8CodeUnitCount), start: start,
+                        count: value.utf8CodeUnitCount)
+    }
+
+    /// Whether both are the same bytes.
+    @inlinable
+    func matches(_ other: KeyBytes) -> Bool {
+        hash == other.hash && count == other.count
+            && (start == other.start || memcmp(start, other.start, count) == 0)
+    }
+
+    /// The bytes as text.
+    var text: String {
+        String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+}
+
+/// Bytes of a name's key owned by a `NameStorage`.
+final class OwnedKeyBytes: @unchecked Sendable {
+    let bytes: KeyBytes
+    private let storage: UnsafeMutableRawPointer
+
+    init(_ text: String) {
+        let utf8 = Array(text.utf8)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(utf8.count, 1), alignment: 1)
+        utf8.withUnsafeBytes { storage.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+        self.storage = storage
+        bytes = KeyBytes(hash: crg_name_hash(storage, utf8.count), start: UnsafeRawPointer(storage), count: utf8.count)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+}
+
+/// The registry's key of a service type and optional name, on the caller's
+/// stack for the length of one call (`withRegistryKey`). The key's hash is
+/// computed by the first table call that needs it and kept in the key.
+@frozen
+@usableFromInline
+struct RegistryKey {
+    @usableFromInline let pointer: UnsafeMutablePointer<crg_key>
+
+    @inlinable
+    @inline(__always)
+    init(_ pointer: UnsafeMutablePointer<crg_key>) {
+        self.pointer = pointer
+    }
+
+    /// `ObjectIdentifier(Service.self)` as the registry's type identity.
+    @inlinable
+    @inline(__always)
+    static func typeID(of type: Any.Type) -> UInt64 {
+        UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+    }
+
+    @inlinable
+    @inline(__always)
+    var typeID: UInt64 { pointer.pointee.type }
+
+    /// The name's bytes (nil when unnamed): this thread's cache compares
+    /// them by address.
+    @inlinable
+    @inline(__always)
+    var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
+
+    @inlinable
+    @inline(__always)
+    var nameHash: UInt64 { pointer.pointee.name_hash }
+
+    /// The name as text, if the key has one.
+    var nameText: String? {
+        guard pointer.pointee.has_name else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer.pointee.name, count: pointer.pointee.name_len),
+                      as: UTF8.self)
+    }
+}
+
+/// Builds the key for a service type and optional name and passes it to
+/// `body`.
+@inlinable
+func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
+    let typeID = RegistryKey.typeID(of: type)
+    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
+    // functions returning a struct are called, not inlined.
+    guard let name else {
+        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
+        return body(RegistryKey(&key))
+    }
+    return withRegistryKey(typeID, name.key, owner: name) { body($0) }
+}
+
+/// The key of `typeID` (a type's identity, or a key space of its own such as
+/// the hand-made registrations') and the name `bytes`, which `owner` keeps
+/// alive to the end of `body`.
+@inlinable
+func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes, owner: Resolver.Name,
+                             _ body: (RegistryKey) -> Result) -> Result {
+    var key = crg_key(type: typeID, name: bytes.start, name_len: bytes.count, name_hash: bytes.hash, hash: 0,
+                      has_name: true)
+    return withExtendedLifetime(owner) { body(RegistryKey(&key)) }
+}

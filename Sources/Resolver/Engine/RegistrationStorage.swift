@@ -1,0 +1,319 @@
+// What a registration publishes for the resolve path, and the threads'
+// copies of its factory (`Producer`).
+
+extension ResolverRegistration {
+    /// The fields the resolve path reads without a lock, each published with
+    /// release stores and read with acquire loads.
+    @frozen
+    @usableFromInline
+    struct Fields {
+        @usableFromInline let cells = AtomicCells(count: 4)
+
+        /// The scope, unretained (`scopeStorage` owns it).
+        @inlinable var scope: AtomicReference<ResolverScope> { cells.reference(0) }
+        /// The `FactoryBox` from `update(factory:)` (owned), or nil while the
+        /// registered factory is in use.
+        @inlinable var replacement: AtomicReference<FactoryBox> { cells.reference(1) }
+        /// The `CacheMemo` of its cached instance (owned), or nil.
+        @inlinable var memo: AtomicReference<CacheMemo> { cells.reference(2) }
+        /// The threads' producers (owned), or nil until a thread first makes
+        /// an instance.
+        @inlinable var producers: AtomicReference<ProducerSlots> { cells.reference(3) }
+
+        /// Gives up what the fields own (the registration's deinit: no reader
+        /// can reach it).
+        func release() {
+            replacement.load()?.release()
+            memo.load()?.release()
+            producers.load()?.release()
+            cells.deallocate()
+        }
+    }
+
+    /// One `Producer` field per thread number (`EngineThread.index`) below
+    /// `producerSlots`, and a last one that higher-numbered threads share;
+    /// each owned, or nil until that thread first makes an instance.
+    @usableFromInline
+    final class ProducerSlots {
+        @usableFromInline let cells = AtomicCells(count: ResolverRegistration.producerSlots + 1)
+
+        @inlinable
+        @inline(__always)
+        func slot(_ index: Int) -> AtomicReference<Producer> {
+            cells.reference(index)
+        }
+
+        deinit {
+            for index in 0...ResolverRegistration.producerSlots {
+                slot(index).load()?.release()
+            }
+            cells.deallocate()
+        }
+    }
+
+    /// The factory `update(factory:)` installed, if any. The mutex must be held.
+    var installedFactoryLocked: ResolverFactoryAnyArguments<Service>? {
+        fields.replacement.load()?.read { $0.factory }
+    }
+
+    /// Publishes `factory` as the one to call; the one it replaces is
+    /// retired. The mutex must be held.
+    func installFactoryLocked(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+        if let replaced = fields.replacement.exchange(.retaining(FactoryBox(factory))) {
+            retire(owned: replaced)
+        }
+    }
+
+    /// Publishes `scope` (which `scopeStorage` holds) and drops the memo of
+    /// the old scope's entry. The mutex must be held.
+    func publishScopeLocked(_ scope: ResolverScope) {
+        fields.scope.store(UnownedReference(scope))
+        if let memo = fields.memo.exchange(nil) {
+            retire(owned: memo)
+        }
+    }
+
+    /// The isolation of `registration`'s factory.
+    @inlinable
+    @inline(__always)
+    static func isolation(_ registration: UnownedReference<ResolverRegistration>) -> FactoryIsolation {
+        registration.read { $0.isolation }
+    }
+
+    /// `resolve(resolver:args:)`: through the scope, from `resolver`.
+    func resolveThroughScope(_ resolver: Resolver, _ args: Any?) -> Service? {
+        withArguments(args) { arguments in
+            withRegistryKey(Service.self, name) { key in
+                if Published.detours.load() != 0 {
+                    GraphRecorder.recordResolve(of: Service.self, key)
+                }
+                return ReadSection.run { section in
+                    let request = ResolveRequest(key, from: UnownedReference(resolver), isGiven: true, arguments)
+                    if handMadeCacheName != nil {
+                        return resolveHandMade(request, resolver, section)
+                    }
+                    return ResolverRegistration.resolve(UnownedReference(self), request, section)
+                }
+            }
+        }
+    }
+
+    /// `resolve(resolver:args:)` of a registration with a `handMadeCacheName`:
+    /// the scope is chosen as for every registration (the container's cache
+    /// for `.container`, a sandbox's copy where the container isolates its
+    /// scopes); a caching scope keeps the instance under the hand-made key.
+    private func resolveHandMade(_ request: ResolveRequest, _ resolver: Resolver, _ section: borrowing ReadSection) -> Service? {
+        let scope = ResolverRegistration.effectiveScope(UnownedReference(self), request.container, section)
+        let kind = scope.read { $0.kind }
+        guard kind == .cache || kind == .shared else {
+            return ResolverRegistration.resolve(UnownedReference(self), through: scope, request, section)
+        }
+        return scope.object.resolveHandMade(self, resolver, request.arguments, section)
+    }
+
+    /// `instantiate(resolver:args:)`: a new instance from the current factory.
+    func produce(_ resolver: Resolver, _ args: Any?) -> Service? {
+        withArguments(args) { arguments in
+            withRegistryKey(Service.self, name) { key in
+                ReadSection.run { section in
+                    ResolverRegistration.produce(UnownedReference(self), ResolutionContext.current,
+                                                 ResolveRequest(key, from: UnownedReference(resolver), isGiven: true, arguments),
+                                                 section)
+                }
+            }
+        }
+    }
+
+    /// A thread's own copy of the registered factory.
+    ///
+    /// Calling a closure read from a shared object retains and releases its
+    /// context, and reaching the registration from the table's pointer
+    /// retains the registration: two reference counts every thread writes,
+    /// on every new instance. Each thread instead reaches a `Producer` of its
+    /// own (retaining only it) and calls the factory from the producer's
+    /// constant property, which needs no reference count. (A subclass per
+    /// factory shape: a closure bound out of an enum case is a copy, with the
+    /// retain and release this avoids.) The factory is the registered one
+    /// and never changes; `update(factory:)` replacements are checked before
+    /// a producer is used.
+    @usableFromInline
+    class Producer {
+        /// An instance from the factory. A factory that takes a container
+        /// gets the request's (`ResolveRequest.withFactoryResolver`).
+        @usableFromInline
+        func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+            preconditionFailure("Producer is abstract")
+        }
+
+        /// A producer for the factory of `registration`.
+        static func make(for registration: ResolverRegistration) -> Producer {
+            let producer = makeUnchecked(for: registration)
+            guard registration.registeredOnMainActor, registration.isolation == .none else {
+                return producer
+            }
+            return LeavingMainActorCheck(producer, registration)
+        }
+
+        static func makeUnchecked(for registration: ResolverRegistration) -> Producer {
+            switch registration.factory {
+            case .plain(let factory): return Plain(factory)
+            case .resolver(let factory): return WithResolver(factory)
+            case .arguments(let factory): return WithArguments(factory)
+            case .anyArguments(let factory): return WithAnyArguments(factory)
+            case .mainActor(let factory, _): return OnMainActor(factory, registration.name)
+            case .async: return AsyncOnly(registration.name)
+            }
+        }
+
+        final class Plain: Producer {
+            let factory: ResolverFactory<Service>
+
+            init(_ factory: @escaping ResolverFactory<Service>) {
+                self.factory = factory
+            }
+
+            override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                factory()
+            }
+        }
+
+        /// The shapes that take a container.
+        class ContainerProducer: Producer {
+            final override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                request.withFactoryResolver(section) { call($0, request.arguments) }
+            }
+
+            func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                preconditionFailure("ContainerProducer is abstract")
+            }
+        }
+
+        final class WithResolver: ContainerProducer {
+            let factory: ResolverFactoryResolver<Service>
+
+            init(_ factory: @escaping ResolverFactoryResolver<Service>) {
+                self.factory = factory
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                factory(resolver)
+            }
+        }
+
+        final class WithArguments: ContainerProducer {
+            let factory: ResolverFactoryArgumentsN<Service>
+
+            init(_ factory: @escaping ResolverFactoryArgumentsN<Service>) {
+                self.factory = factory
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                factory(resolver, Resolver.Args(arguments.value))
+            }
+        }
+
+        final class WithAnyArguments: ContainerProducer {
+            let factory: ResolverFactoryAnyArguments<Service>
+
+            init(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+                self.factory = factory
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                factory(resolver, arguments.value)
+            }
+        }
+
+        /// A main-actor factory: runs on the main actor only.
+        final class OnMainActor: ContainerProducer {
+            let factory: MainActorFactory
+            let name: Resolver.Name?
+
+            init(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?) {
+                self.factory = factory
+                self.name = name
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value)
+            }
+        }
+
+        /// A plain factory registered from the main actor: before it runs on
+        /// a thread other than the one that ran it last, checks whether that
+        /// thread is on the main actor, and says once per registration if it
+        /// is not (`warnIfLeavingMainActor`). Per thread rather than per
+        /// producer: threads take turns with a slot's producer (thread
+        /// numbers are reused, and threads numbered past the slots share
+        /// one).
+        final class LeavingMainActorCheck: Producer {
+            let inner: Producer
+            /// The registration owns this producer.
+            unowned(unsafe) let registration: ResolverRegistration
+            /// The context of the thread that ran it last, or `warned` once
+            /// the warning has been given.
+            let lastThread = AtomicWord.allocate()
+            static var warned: UInt64 { UInt64.max }
+
+            init(_ inner: Producer, _ registration: ResolverRegistration) {
+                self.inner = inner
+                self.registration = registration
+            }
+
+            deinit {
+                lastThread.deallocate()
+            }
+
+            override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                let thread = EngineThread.identity
+                let last = lastThread.load()
+                if last != thread && last != LeavingMainActorCheck.warned {
+                    lastThread.store(thread)
+                    if registration.warnIfLeavingMainActor() {
+                        lastThread.store(LeavingMainActorCheck.warned)
+                    }
+                }
+                return inner.produce(request, section)
+            }
+        }
+
+        /// An async factory: a synchronous resolve stops with a message.
+        final class AsyncOnly: Producer {
+            let name: Resolver.Name?
+
+            init(_ name: Resolver.Name?) {
+                self.name = name
+            }
+
+            override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
+            }
+        }
+
+        /// The calling thread's producer for `registration`, made on first
+        /// use; threads numbered `producerSlots` or more share one.
+        @inlinable
+        @inline(__always)
+        static func forCallingThread(_ registration: UnownedReference<ResolverRegistration>,
+                                     _ section: borrowing ReadSection) -> Producer {
+            let slot = min(EngineThread.index, producerSlots)
+            if let slots = registration.read({ $0.fields.producers }).load(),
+               let producer = slots.read({ $0.slot(slot) }).load() {
+                return producer.object
+            }
+            return make(registration, slot)
+        }
+
+        /// Makes and publishes the producer of `slot` (and the slots, the
+        /// first time). A thread that loses a race for either uses the
+        /// winner's.
+        @usableFromInline
+        @inline(never)
+        static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> Producer {
+            let registration = registration.object
+            let slots = registration.fields.producers.publishOnce(.retaining(ProducerSlots()))
+            let producer = slots.read { $0.slot(slot) }.publishOnce(.retaining(Producer.make(for: registration)))
+            return producer.object
+        }
+    }
+}

@@ -1,0 +1,484 @@
+import CRegistry
+
+// The resolve path. It is @inlinable so that an app's `resolve()` calls are
+// specialized for their service type in the app's own module: no generic
+// metadata lookups at run time, and no dynamic casts (the registry key is the
+// exact type, so what is found under it is known to be a
+// `ResolverRegistration<Service>`).
+//
+// It takes no lock (DESIGN.md). Everything runs inside one read section (a
+// `ReadSection`, which every step that follows a shared reference takes as a
+// parameter): the registration gate, `root`, the registration (here or in a
+// child), its scope, a cached instance, and the factory. Shared objects
+// reached through published fields (containers, registrations, scopes) are
+// handled as `UnownedReference`s and read one field at a time, taking no
+// reference count: the read section keeps them alive. (A strong reference
+// would be retained and released, writing a cache line every resolving
+// thread shares.) The thread's own objects (its resolution context, its
+// snapshot of `root`) are ordinary references, passed down.
+
+/// The arguments of a resolve call on their way to a factory: a pointer to
+/// the caller's `args:` value, or nil when the call passed none (or passed
+/// nil, which factories read the same way). A call without arguments (the
+/// common case) then carries nothing that needs destroying; the `Any?` is
+/// read only by factories that take arguments.
+@usableFromInline
+typealias ArgumentsPointer = UnsafePointer<Any?>?
+
+/// Calls `body` with `args` as an `ArgumentsPointer`.
+@inlinable
+func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
+    withUnsafePointer(to: args) { pointer in
+        body(args == nil ? nil : pointer)
+    }
+}
+
+extension Optional where Wrapped == UnsafePointer<Any?> {
+    /// The `args:` value (nil when none was passed).
+    @inlinable
+    var value: Any? {
+        guard let self else { return nil }
+        return self.pointee
+    }
+}
+
+/// One resolve on its way down the path: the key, the container searched,
+/// whether the caller gave that container, and the arguments.
+@frozen
+@usableFromInline
+struct ResolveRequest {
+    @usableFromInline let key: RegistryKey
+    /// The container searched: the caller's, or `root`.
+    @usableFromInline let container: UnownedReference<Resolver>
+    /// Whether the caller gave `container` (and holds it). A factory that
+    /// takes a container then gets it; else the thread's snapshot of `root`.
+    @usableFromInline let isGiven: Bool
+    @usableFromInline let arguments: ArgumentsPointer
+
+    @inlinable
+    @inline(__always)
+    init(_ key: RegistryKey, from container: UnownedReference<Resolver>, isGiven: Bool, _ arguments: ArgumentsPointer) {
+        self.key = key
+        self.container = container
+        self.isGiven = isGiven
+        self.arguments = arguments
+    }
+
+    /// Runs `body` with the container a factory that takes one gets, passed
+    /// without a reference count.
+    @inlinable
+    @inline(__always)
+    func withFactoryResolver<Result>(_ section: borrowing ReadSection, _ body: (Resolver) -> Result) -> Result {
+        if isGiven {
+            return container.read(body)
+        }
+        return RootSnapshot.current(for: container, section).read(body)
+    }
+
+    /// The container as a strong reference, for the slow paths that hand it
+    /// to user code: the caller's, or the root.
+    @inlinable
+    var resolver: Resolver {
+        container.object
+    }
+}
+
+extension Resolver {
+    /// Resolves `Service` in `container` (nil: `root`): nil when nothing is
+    /// registered or the factory returned nil.
+    ///
+    /// The fast path: in a read section, the registration gate and `root`,
+    /// then this thread's cache (`ThreadCache`): a hit costs one probe and
+    /// no key. A miss goes on with what it loaded, by the full lookup, which
+    /// fills the cache.
+    @inlinable
+    static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, arguments: ArgumentsPointer) -> Service? {
+        if Published.detours.load() != 0 {
+            return withRegistryKey(Service.self, name) { key in
+                resolveWithDetour(key, in: container, arguments)
+            }
+        }
+        let section = ReadSection()
+        guard let target = registeredTarget(container, section) else {
+            section.end()
+            return withRegistryKey(Service.self, name) { key in
+                resolveAfterRegistering(key, in: container, arguments)
+            }
+        }
+        let hit = ThreadCache.find(target, RegistryKey.typeID(of: Service.self), name?.key.start, name?.key.hash ?? 0,
+                                   section)
+        if let instance = hit?.instance {
+            let service = ValueStorage.value(in: instance, as: Service.self)
+            section.end()
+            return service
+        }
+        let service: Service? = withRegistryKey(Service.self, name) { key in
+            let request = ResolveRequest(key, from: target, isGiven: container != nil, arguments)
+            if let hit {
+                // The registration, remembered: no table probe.
+                return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+            }
+            return resolveInReadSection(request, section)
+        }
+        section.end()
+        return service
+    }
+
+    /// `resolveService` once the key is built.
+    @inlinable
+    static func resolveService<Service>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        if Published.detours.load() != 0 {
+            return resolveWithDetour(key, in: container, arguments)
+        }
+        return resolveDirectly(key, in: container, arguments)
+    }
+
+    /// Resolves from `container`, or from the app-wide root when it is nil.
+    @inlinable
+    @inline(__always)
+    static func resolveDirectly<Service>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        let section = ReadSection()
+        guard let target = registeredTarget(container, section) else {
+            section.end()
+            return resolveAfterRegistering(key, in: container, arguments)
+        }
+        let service: Service? = resolveInReadSection(ResolveRequest(key, from: target, isGiven: container != nil, arguments),
+                                                     section)
+        section.end()
+        return service
+    }
+
+    /// The container to search: `container`, or the root when it is nil;
+    /// nil while `registerAllServices` has yet to run (the caller takes the
+    /// slow way, `withRegisteredTarget`).
+    @inlinable
+    @inline(__always)
+    static func registeredTarget(_ container: Resolver?, _ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
+        // Not `if let`: binding the container copies it, a retain and release
+        // of an object every thread resolving from it writes.
+        if container != nil {
+            guard Published.registered.load() != 0 else {
+                return nil
+            }
+            return UnownedReference(container.unsafelyUnwrapped)
+        }
+        return loadRegisteredRoot(section)
+    }
+
+    /// Finds the registration for the request's key from its container and
+    /// resolves it (then the decorator, in DEBUG builds).
+    @inlinable
+    @inline(__always)
+    static func resolveInReadSection<Service>(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        guard let found = request.container.read({ $0.storage }).find(request.key, section) else {
+            return nil
+        }
+        ThreadCache.fill(request.container, request.key, registration: found, section)
+        return resolveFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+    }
+
+    /// Resolves `registration`, found for the request (in its container's
+    /// table, or in this thread's cache).
+    @inlinable
+    @inline(__always)
+    static func resolveFound<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                                      _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        let scope = ResolverRegistration<Service>.effectiveScope(registration, request.container, section)
+        if let service = cachedService(registration, scope, request, section) {
+            return service
+        }
+        let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request, section)
+        // The decorator field first: binding `service` copies it (a retain).
+        if let decorate = Published.decorate.load(), let service {
+            DecorateBox.call(decorate, with: service)
+        }
+        return service
+    }
+
+    /// The instance a caching scope holds for `registration`, if any
+    /// (decorated, in DEBUG builds, when a decorator is set). One in a `.cache`
+    /// scope is remembered in this thread's cache (not `.shared`: it holds
+    /// weak boxes, whose objects may go). The synchronous and async paths
+    /// share it.
+    @inlinable
+    @inline(__always)
+    static func cachedService<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                                       _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                                       _ section: borrowing ReadSection) -> Service? {
+        let kind = scope.read { $0.kind }
+        guard kind == .cache || kind == .shared,
+              let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, request.key, section),
+              let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) else {
+            return nil
+        }
+        let decorate = Published.decorate.load()
+        if kind == .cache && decorate == nil {
+            ThreadCache.fill(request.container, request.key, instance: entry, section)
+        }
+        if let decorate {
+            DecorateBox.call(decorate, with: service)
+        }
+        return service
+    }
+
+    /// A resolve while something, in this thread or another, asks resolves
+    /// to take a detour (`Published.detours`): a `withRoot` call (a static
+    /// resolve uses this task's root, if it has one), a verification (its
+    /// threads resolve from its sandbox) or graph recording (the resolve is
+    /// recorded as an edge from the factory asking for it).
+    @inlinable
+    @inline(never)
+    static func resolveWithDetour<Service>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+        let target = container ?? currentOverride()
+        GraphRecorder.recordResolve(of: Service.self, key)
+        return resolveDirectly(key, in: target, arguments)
+    }
+
+    /// The root, if `registerAllServices` has run for it; nil while it has
+    /// yet to (or before the registry exists).
+    ///
+    /// `reset()` clears the registration flag before it publishes the new
+    /// root, and `registerAllServices` sets it after it registered into that
+    /// root. Loading the root, the flag, then the root again (acquire loads
+    /// all) rules out pairing a root with a flag set for a later root: the
+    /// flag of a later generation is stored after that generation's root, so
+    /// the second load would see the later root.
+    @inlinable
+    @inline(__always)
+    static func loadRegisteredRoot(_ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
+        let root = Published.root.load()
+        guard Published.registered.load() != 0, Published.root.load() == root else {
+            return nil
+        }
+        return root
+    }
+
+    /// The slow path while `registerAllServices` has yet to run (or before
+    /// the registry exists): run it (or wait for the thread running it), then
+    /// resolve. Resolves made from inside `registerAllServices` come here too,
+    /// and resolve from the container being registered. A `reset()` landing
+    /// meanwhile sends a resolve from `root` round again, so it never looks
+    /// in a root whose registration has yet to finish.
+    @usableFromInline
+    @inline(never)
+    static func resolveAfterRegistering<Service>(_ key: RegistryKey, in container: Resolver?,
+                                                 _ arguments: ArgumentsPointer) -> Service? {
+        withRegisteredTarget(container) { target, section in
+            resolveInReadSection(ResolveRequest(key, from: target, isGiven: container != nil, arguments), section)
+        }
+    }
+
+    /// Runs `registerAllServices` (or waits for the thread running it), then
+    /// `body` in a read section with the container to search: `container`,
+    /// or the root; from inside `registerAllServices`, the root being
+    /// registered. A `reset()` landing meanwhile sends it round again.
+    @usableFromInline
+    static func withRegisteredTarget<Result>(_ container: Resolver?,
+                                             _ body: (UnownedReference<Resolver>, borrowing ReadSection) -> Result) -> Result {
+        while true {
+            let insideRegistration = registry.ensureRegistered()
+            let section = ReadSection()
+            let target: UnownedReference<Resolver>
+            if let container {
+                target = UnownedReference(container)
+            } else if insideRegistration, let root = Published.root.load() {
+                target = root
+            } else if let root = loadRegisteredRoot(section) {
+                target = root
+            } else {
+                section.end()
+                continue
+            }
+            let result = body(target, section)
+            section.end()
+            return result
+        }
+    }
+}
+
+extension ResolverRegistration {
+    /// Resolves `registration` through its scope, for `request`.
+    @inlinable
+    @inline(__always)
+    static func resolve(_ registration: UnownedReference<ResolverRegistration>, _ request: ResolveRequest,
+                        _ section: borrowing ReadSection) -> Service? {
+        let scope = effectiveScope(registration, request.container, section)
+        return resolve(registration, through: scope, request, section)
+    }
+
+    /// The scope `registration` resolves through from `container`: its own,
+    /// with `.container` replaced by that container's cache and the app-wide
+    /// caches by the container's isolated ones.
+    @inlinable
+    @inline(__always)
+    static func effectiveScope(_ registration: UnownedReference<ResolverRegistration>, _ container: UnownedReference<Resolver>,
+                               _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+        var scope = registration.read { $0.fields.scope }.load().unsafelyUnwrapped
+        if scope.read({ $0.kind }) == .container {
+            scope = container.read { $0.fields.cache }.load() ?? Resolver.makeCacheScope(container)
+        }
+        if let isolated = container.read({ $0.isolatedScopesReference }) {
+            scope = IsolatedScopes.substitute(isolated, scope, section)
+        }
+        return scope
+    }
+
+    /// Resolves `registration` through `scope` (not `.container`, which the
+    /// caller has replaced by the container's cache). Only a cached instance
+    /// is found here; everything else is in `resolveUncached`, kept out of
+    /// line so the cached path stays small.
+    @inlinable
+    @inline(__always)
+    static func resolve(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
+                        _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        let kind = scope.read { $0.kind }
+        if kind == .cache || kind == .shared, let entry = cachedEntry(registration, scope, request.key, section),
+           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+            return service
+        }
+        return resolveUncached(registration, through: scope, request, section)
+    }
+
+    /// The entry a caching scope holds for `registration`: the one its memo
+    /// remembers, while the memo is for this scope and the scope's generation
+    /// is the one it was made in; else from the scope's table (and the memo
+    /// is renewed).
+    ///
+    /// A memo is made only with an even generation read before the probe
+    /// (acquire): the entry was in the table then, and stays there while the
+    /// generation keeps that value (a change makes it odd first). A memo made
+    /// just as a change began is stale at once, and its entry, retired by
+    /// the change, stays valid for this read section only.
+    @inlinable
+    @inline(__always)
+    static func cachedEntry(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+                            _ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+        let generation = scope.read { $0.generationWord }.load()
+        if let memo = registration.read({ $0.fields.memo }).load(), memo.read({ $0.isValid(for: scope, generation) }) {
+            return memo.read { $0.entry }
+        }
+        guard let entry = scope.read({ $0.table.unsafelyUnwrapped }).find(key, section) else {
+            return nil
+        }
+        if generation & 1 == 0 {
+            renewMemo(registration, scope, generation, entry)
+        }
+        return entry
+    }
+
+    /// Remembers `entry`, found in `scope` during `generation`, in
+    /// `registration` (out of line: once per scope generation).
+    @usableFromInline
+    @inline(never)
+    static func renewMemo(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+                          _ generation: UInt64, _ entry: UnownedReference<AnyObject>) {
+        let memo = UnownedReference.retaining(CacheMemo(scope: scope, generation: generation, entry: entry))
+        let field = registration.read { $0.fields.memo }
+        let old = field.load()
+        if field.compareExchange(expected: old, desired: memo) {
+            if let old {
+                retire(owned: old)
+            }
+        } else {
+            // Another thread renewed it first; ours was never published.
+            memo.release()
+        }
+    }
+
+    /// Everything but a cached instance: build it once, make a new one, the
+    /// graph scope, custom scopes. Out of line, specialized.
+    @inlinable
+    @inline(never)
+    static func resolveUncached(_ registration: UnownedReference<ResolverRegistration>,
+                                through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                                _ section: borrowing ReadSection) -> Service? {
+        switch scope.read({ $0.kind }) {
+        case .cache, .shared:
+            return buildOnce(registration, scope, request, section)
+        case .unique:
+            return produce(registration, ResolutionContext.current, request, section)
+        case .graph:
+            return produceInGraph(registration, ResolutionContext.current, request, section)
+        case .container, .custom:
+            return resolveThroughCustomScope(registration, scope, request)
+        }
+    }
+
+    /// The graph scope: the instance made earlier in this thread's resolution,
+    /// or a new one, remembered for the rest of it.
+    @inlinable
+    @inline(__always)
+    static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
+                               _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        let typeID = registration.read { $0.typeID }
+        if context.isResolving, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
+            return found
+        }
+        let service = produce(registration, context, request, section)
+        if context.isResolving, let service {
+            context.rememberGraphInstance(service, of: registration, typeID: typeID)
+        }
+        return service
+    }
+
+    /// Makes a new instance with the current factory, the registration on the
+    /// thread's resolution stack: the thread's copy of the registered factory
+    /// (`Producer`), or the one `update(factory:)` installed.
+    @inlinable
+    @inline(__always)
+    static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
+                        _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        context.enter(registration.opaque, withArguments: request.arguments != nil)
+        defer { context.leave() }
+        if let replacement = registration.read({ $0.fields.replacement }).load() {
+            let factory = replacement.read { $0.factory }
+            return request.withFactoryResolver(section) { factory($0, request.arguments.value) }
+        }
+        return Producer.forCallingThread(registration, section).produce(request, section)
+    }
+
+    /// A caching scope without the instance: build it once (slow path, with
+    /// real references).
+    @usableFromInline
+    @inline(never)
+    static func buildOnce(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+                          _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        scope.object.buildOnce(registration.object, request, section)
+    }
+
+    /// A custom scope: call its `resolve(registration:resolver:args:)` with
+    /// real references (slow path).
+    @usableFromInline
+    @inline(never)
+    static func resolveThroughCustomScope(_ registration: UnownedReference<ResolverRegistration>,
+                                          _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
+        scope.object.resolve(registration: registration.object, resolver: request.resolver, args: request.arguments.value)
+    }
+}
+
+/// What a registration remembers of its cached instance: the entry the
+/// scope's table held for its key, in which scope, during which generation.
+/// While the scope's generation is unchanged the entry is still in the table
+/// (entries leave only with a new generation), so a resolve can skip the
+/// table. Immutable; a registration's memo is replaced (and the old one
+/// retired) when it goes stale.
+@usableFromInline
+final class CacheMemo {
+    @usableFromInline let scope: UnownedReference<ResolverScope>
+    @usableFromInline let generation: UInt64
+    @usableFromInline let entry: UnownedReference<AnyObject>
+
+    @usableFromInline
+    init(scope: UnownedReference<ResolverScope>, generation: UInt64, entry: UnownedReference<AnyObject>) {
+        self.scope = scope
+        self.generation = generation
+        self.entry = entry
+    }
+
+    /// Whether the memo is for `scope` in `generation`.
+    @inlinable
+    @inline(__always)
+    func isValid(for scope: UnownedReference<ResolverScope>, _ generation: UInt64) -> Bool {
+        self.scope == scope && self.generation == generation
+    }
+}

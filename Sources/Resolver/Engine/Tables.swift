@@ -1,0 +1,137 @@
+import CRegistry
+
+/// A C table (`crg_table.h`) of objects under registry keys, owning one
+/// reference to each value (released, through retirement, when it leaves).
+/// Readers search it inside a read section; writers change it holding the
+/// registry mutex (the `Locked` calls).
+@frozen
+@usableFromInline
+struct InstanceTable: @unchecked Sendable {
+    @usableFromInline let raw: OpaquePointer
+
+    /// An empty table guarded by `mutex`, or the program stops (out of
+    /// memory, `what` being made).
+    static func make(mutex: Mutex, _ what: String) -> InstanceTable {
+        var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: nil,
+                                  release: releaseRetainedObject, release_context: nil)
+        var table: OpaquePointer?
+        guard crg_create(&table, &options) == 0, let table else {
+            fatalError("RESOLVER: out of memory creating \(what)")
+        }
+        return InstanceTable(raw: table)
+    }
+
+    @usableFromInline
+    init(raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// The value under `key`, if any.
+    @inlinable
+    @inline(__always)
+    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+        findValue(key)
+    }
+
+    /// The value under `key`, holding the mutex.
+    func findLocked(_ key: RegistryKey) -> UnownedReference<AnyObject>? {
+        findValue(key)
+    }
+
+    @inlinable
+    @inline(__always)
+    func findValue(_ key: RegistryKey) -> UnownedReference<AnyObject>? {
+        var value: UnsafeMutableRawPointer?
+        guard crg_find(raw, key.pointer, &value) == 0, let value else {
+            return nil
+        }
+        return UnownedReference(opaque: value)
+    }
+
+    /// Puts `value`, an owned reference the table takes on success; what it
+    /// replaces is retired. 0, or an error code (out of memory), the table
+    /// unchanged and `value` still the caller's.
+    func putLocked(_ key: RegistryKey, _ value: UnownedReference<AnyObject>) -> Int32 {
+        crg_put_locked(raw, key.pointer, value.opaque, nil)
+    }
+
+    /// Takes every value out (retired).
+    func clearLocked() {
+        _ = crg_clear_locked(raw, nil, nil)
+    }
+
+    /// Every entry's key (type identity; name bytes) and value, holding the mutex.
+    func entriesLocked() -> [(typeID: UInt64, name: String?, value: UnownedReference<AnyObject>)] {
+        var entries: [(typeID: UInt64, name: String?, value: UnownedReference<AnyObject>)] = []
+        withUnsafeMutablePointer(to: &entries) { list in
+            _ = crg_iterate_locked(raw, { entry, context in
+                let entry = entry.pointee
+                let name = entry.has_name
+                    ? String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self)
+                    : nil
+                context!.assumingMemoryBound(to: [(typeID: UInt64, name: String?, value: UnownedReference<AnyObject>)].self)
+                    .pointee.append((entry.type, name, UnownedReference(opaque: entry.value)))
+                return 0
+            }, list)
+        }
+        return entries
+    }
+
+    /// Frees the table; its values are retired.
+    func destroy() {
+        crg_destroy(raw)
+    }
+}
+
+/// A container's C side (`crg_container.h`): its table of registrations and
+/// the children searched after it.
+@frozen
+@usableFromInline
+struct ContainerTable: @unchecked Sendable {
+    @usableFromInline let raw: OpaquePointer
+
+    /// An empty container guarded by `mutex` (allocating through `allocator`,
+    /// for tests), or the program stops (out of memory).
+    static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
+        var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,
+                                  release: releaseRetainedObject, release_context: nil)
+        var storage: OpaquePointer?
+        guard crg_container_create(&storage, &options) == 0, let storage else {
+            fatalError("RESOLVER: out of memory creating a container")
+        }
+        return ContainerTable(raw: storage)
+    }
+
+    @usableFromInline
+    init(raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// The registration under `key` here or in a child (depth first, in the
+    /// order the children were added).
+    @inlinable
+    @inline(__always)
+    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+        var found: UnsafeMutableRawPointer?
+        guard crg_container_find(raw, key.pointer, &found) == 0 else {
+            return nil
+        }
+        return UnownedReference(opaque: found.unsafelyUnwrapped)
+    }
+
+    /// This container's own table.
+    var table: InstanceTable {
+        InstanceTable(raw: crg_container_table(raw))
+    }
+
+    /// Adds `child` to search after the earlier ones: 0, ELOOP (it would
+    /// be its own descendant) or an error code (out of memory).
+    func addChildLocked(_ child: ContainerTable) -> Int32 {
+        crg_container_add_child_locked(raw, child.raw)
+    }
+
+    /// Frees the container; its registrations are retired.
+    func destroy() {
+        crg_container_destroy(raw)
+    }
+}
