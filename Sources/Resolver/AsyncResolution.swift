@@ -236,12 +236,13 @@ extension Resolver {
             section.end()
             return .done(service)
         }
-        let request = ResolveRequest(key, from: found, isGiven: target != nil, arguments)
+        let request = ResolveRequest(key, from: found, arguments)
         let step: AsyncStep<Service>
         if let hit {
-            step = startAsyncFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+            step = startAsyncFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request,
+                                   given: target, section)
         } else {
-            step = startAsyncInReadSection(request, section)
+            step = startAsyncInReadSection(request, given: target, section)
         }
         section.end()
         return step
@@ -254,7 +255,7 @@ extension Resolver {
     static func startAsyncAfterRegistering<Service>(_ key: RegistryKey, in container: Resolver?,
                                                     _ arguments: ArgumentsPointer) -> AsyncStep<Service> {
         withRegisteredTarget(container) { target, section in
-            startAsyncInReadSection(ResolveRequest(key, from: target, isGiven: container != nil, arguments), section)
+            startAsyncInReadSection(ResolveRequest(key, from: target, arguments), given: container, section)
         }
     }
 
@@ -262,29 +263,32 @@ extension Resolver {
     /// registration is resolved here; a main-actor or async one returns its
     /// cached instance, if any, or what is needed to await it.
     @inlinable
-    static func startAsyncInReadSection<Service>(_ request: ResolveRequest, _ section: borrowing ReadSection) -> AsyncStep<Service> {
+    static func startAsyncInReadSection<Service>(_ request: ResolveRequest, given: Resolver?,
+                                                 _ section: borrowing ReadSection) -> AsyncStep<Service> {
         guard let found = request.container.read({ $0.storage }).find(request.key, section) else {
             return .done(nil)
         }
-        return startAsyncFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+        return startAsyncFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, given: given, section)
     }
 
     /// `startAsyncInReadSection` once `registration` is found.
     @inlinable
     static func startAsyncFound<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                                         _ request: ResolveRequest, _ section: borrowing ReadSection) -> AsyncStep<Service> {
+                                         _ request: ResolveRequest, given: Resolver?,
+                                         _ section: borrowing ReadSection) -> AsyncStep<Service> {
         let scope = ResolverRegistration<Service>.effectiveScope(registration, request.container, section)
         if let service = cachedService(registration, scope, request, section) {
             return .done(service)
         }
         if ResolverRegistration<Service>.isolation(registration) == .none {
-            let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request, section)
+            let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request,
+                                                                         given: given, section)
             if let decorate = Published.decorate.load(), let service {
                 DecorateBox.call(decorate, with: service)
             }
             return .done(service)
         }
-        return .pending(AsyncPending(registration, scope, request))
+        return .pending(AsyncPending(registration, scope, request.resolver(given: given)))
     }
 }
 
@@ -308,10 +312,10 @@ final class AsyncPending<Service> {
     /// Takes strong references to what the read section kept alive.
     @usableFromInline
     init(_ registration: UnownedReference<ResolverRegistration<Service>>, _ scope: UnownedReference<ResolverScope>,
-         _ request: ResolveRequest) {
+         _ resolver: Resolver) {
         self.registration = registration.object
         self.scope = scope.object
-        resolver = request.resolver
+        self.resolver = resolver
     }
 
     /// Resolves it: on the main actor, or by awaiting its async factory.

@@ -5,7 +5,7 @@ import Testing
 extension ResolverTests {
     /// The engine's typed layer (Sources/Resolver/Engine): what its types
     /// promise, checked at their own level.
-    @Suite struct Engine {
+    @Suite struct EngineLayer {
         final class Object: @unchecked Sendable { let id = Serial.next() }
 
         /// The wrappers are the pointers they wrap: passing them costs what

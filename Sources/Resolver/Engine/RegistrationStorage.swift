@@ -88,11 +88,11 @@ extension ResolverRegistration {
                     GraphRecorder.recordResolve(of: Service.self, key)
                 }
                 return ReadSection.run { section in
-                    let request = ResolveRequest(key, from: UnownedReference(resolver), isGiven: true, arguments)
+                    let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
                     if handMadeCacheName != nil {
                         return resolveHandMade(request, resolver, section)
                     }
-                    return ResolverRegistration.resolve(UnownedReference(self), request, section)
+                    return ResolverRegistration.resolve(UnownedReference(self), request, given: resolver, section)
                 }
             }
         }
@@ -106,7 +106,7 @@ extension ResolverRegistration {
         let scope = ResolverRegistration.effectiveScope(UnownedReference(self), request.container, section)
         let kind = scope.read { $0.kind }
         guard kind == .cache || kind == .shared else {
-            return ResolverRegistration.resolve(UnownedReference(self), through: scope, request, section)
+            return ResolverRegistration.resolve(UnownedReference(self), through: scope, request, given: resolver, section)
         }
         return scope.object.resolveHandMade(self, resolver, request.arguments, section)
     }
@@ -117,8 +117,8 @@ extension ResolverRegistration {
             withRegistryKey(Service.self, name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.produce(UnownedReference(self), ResolutionContext.current,
-                                                 ResolveRequest(key, from: UnownedReference(resolver), isGiven: true, arguments),
-                                                 section)
+                                                 ResolveRequest(key, from: UnownedReference(resolver), arguments),
+                                                 given: resolver, section)
                 }
             }
         }
@@ -139,9 +139,9 @@ extension ResolverRegistration {
     @usableFromInline
     class Producer {
         /// An instance from the factory. A factory that takes a container
-        /// gets the request's (`ResolveRequest.withFactoryResolver`).
+        /// gets `given`, else the thread's snapshot of the root.
         @usableFromInline
-        func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
             preconditionFailure("Producer is abstract")
         }
 
@@ -172,15 +172,26 @@ extension ResolverRegistration {
                 self.factory = factory
             }
 
-            override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+            override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
                 factory()
             }
         }
 
         /// The shapes that take a container.
         class ContainerProducer: Producer {
-            final override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
-                request.withFactoryResolver(section) { call($0, request.arguments) }
+            final override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+                // Not `if let`: binding the caller's container copies it, a
+                // retain of an object every thread holds.
+                if given != nil {
+                    return call(given.unsafelyUnwrapped, request.arguments)
+                }
+                return call(RootSnapshot.current(for: request.container, section), request.arguments)
+            }
+
+            /// The snapshot's root, passed without a reference count. (Not a
+            /// closure over the snapshot: capturing it would retain it.)
+            final func call(_ snapshot: RootSnapshot, _ arguments: ArgumentsPointer) -> Service? {
+                call(snapshot.root, arguments)
             }
 
             func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
@@ -264,7 +275,7 @@ extension ResolverRegistration {
                 lastThread.deallocate()
             }
 
-            override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+            override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
                 let thread = EngineThread.identity
                 let last = lastThread.load()
                 if last != thread && last != LeavingMainActorCheck.warned {
@@ -273,7 +284,7 @@ extension ResolverRegistration {
                         lastThread.store(LeavingMainActorCheck.warned)
                     }
                 }
-                return inner.produce(request, section)
+                return inner.produce(request, given: given, section)
             }
         }
 
@@ -285,7 +296,7 @@ extension ResolverRegistration {
                 self.name = name
             }
 
-            override func produce(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+            override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
                 resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
             }
         }

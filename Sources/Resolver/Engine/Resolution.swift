@@ -43,43 +43,36 @@ extension Optional where Wrapped == UnsafePointer<Any?> {
 }
 
 /// One resolve on its way down the path: the key, the container searched,
-/// whether the caller gave that container, and the arguments.
+/// and the arguments.
+///
+/// The container the caller gave, if any, travels beside it as a parameter
+/// (`given: Resolver?`), not inside it: a strong reference passed as a
+/// parameter is the caller's guarantee, passed down without a reference
+/// count, while one stored in the request would be copied into it (a retain
+/// and a release on every resolve that builds an instance: +53 instructions
+/// for a transient resolve, measured with `make bench-instructions`), and an
+/// unowned one would be retained around every call it is passed to.
 @frozen
 @usableFromInline
 struct ResolveRequest {
     @usableFromInline let key: RegistryKey
     /// The container searched: the caller's, or `root`.
     @usableFromInline let container: UnownedReference<Resolver>
-    /// Whether the caller gave `container` (and holds it). A factory that
-    /// takes a container then gets it; else the thread's snapshot of `root`.
-    @usableFromInline let isGiven: Bool
     @usableFromInline let arguments: ArgumentsPointer
 
     @inlinable
     @inline(__always)
-    init(_ key: RegistryKey, from container: UnownedReference<Resolver>, isGiven: Bool, _ arguments: ArgumentsPointer) {
+    init(_ key: RegistryKey, from container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer) {
         self.key = key
         self.container = container
-        self.isGiven = isGiven
         self.arguments = arguments
     }
 
-    /// Runs `body` with the container a factory that takes one gets, passed
-    /// without a reference count.
-    @inlinable
-    @inline(__always)
-    func withFactoryResolver<Result>(_ section: borrowing ReadSection, _ body: (Resolver) -> Result) -> Result {
-        if isGiven {
-            return container.read(body)
-        }
-        return RootSnapshot.current(for: container, section).read(body)
-    }
-
     /// The container as a strong reference, for the slow paths that hand it
-    /// to user code: the caller's, or the root.
+    /// to user code: the one the caller gave, or the one searched.
     @inlinable
-    var resolver: Resolver {
-        container.object
+    func resolver(given: Resolver?) -> Resolver {
+        given ?? container.object
     }
 }
 
@@ -113,12 +106,12 @@ extension Resolver {
             return service
         }
         let service: Service? = withRegistryKey(Service.self, name) { key in
-            let request = ResolveRequest(key, from: target, isGiven: container != nil, arguments)
+            let request = ResolveRequest(key, from: target, arguments)
             if let hit {
                 // The registration, remembered: no table probe.
-                return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+                return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request, given: container, section)
             }
-            return resolveInReadSection(request, section)
+            return resolveInReadSection(request, given: container, section)
         }
         section.end()
         return service
@@ -142,8 +135,8 @@ extension Resolver {
             section.end()
             return resolveAfterRegistering(key, in: container, arguments)
         }
-        let service: Service? = resolveInReadSection(ResolveRequest(key, from: target, isGiven: container != nil, arguments),
-                                                     section)
+        let service: Service? = resolveInReadSection(ResolveRequest(key, from: target, arguments),
+                                                     given: container, section)
         section.end()
         return service
     }
@@ -169,12 +162,13 @@ extension Resolver {
     /// resolves it (then the decorator, in DEBUG builds).
     @inlinable
     @inline(__always)
-    static func resolveInReadSection<Service>(_ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+    static func resolveInReadSection<Service>(_ request: ResolveRequest, given: Resolver?,
+                                              _ section: borrowing ReadSection) -> Service? {
         guard let found = request.container.read({ $0.storage }).find(request.key, section) else {
             return nil
         }
         ThreadCache.fill(request.container, request.key, registration: found, section)
-        return resolveFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, section)
+        return resolveFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, given: given, section)
     }
 
     /// Resolves `registration`, found for the request (in its container's
@@ -182,12 +176,14 @@ extension Resolver {
     @inlinable
     @inline(__always)
     static func resolveFound<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                                      _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                                      _ request: ResolveRequest, given: Resolver?,
+                                      _ section: borrowing ReadSection) -> Service? {
         let scope = ResolverRegistration<Service>.effectiveScope(registration, request.container, section)
         if let service = cachedService(registration, scope, request, section) {
             return service
         }
-        let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request, section)
+        let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request,
+                                                                     given: given, section)
         // The decorator field first: binding `service` copies it (a retain).
         if let decorate = Published.decorate.load(), let service {
             DecorateBox.call(decorate, with: service)
@@ -264,7 +260,7 @@ extension Resolver {
     static func resolveAfterRegistering<Service>(_ key: RegistryKey, in container: Resolver?,
                                                  _ arguments: ArgumentsPointer) -> Service? {
         withRegisteredTarget(container) { target, section in
-            resolveInReadSection(ResolveRequest(key, from: target, isGiven: container != nil, arguments), section)
+            resolveInReadSection(ResolveRequest(key, from: target, arguments), given: container, section)
         }
     }
 
@@ -301,9 +297,9 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func resolve(_ registration: UnownedReference<ResolverRegistration>, _ request: ResolveRequest,
-                        _ section: borrowing ReadSection) -> Service? {
+                        given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let scope = effectiveScope(registration, request.container, section)
-        return resolve(registration, through: scope, request, section)
+        return resolve(registration, through: scope, request, given: given, section)
     }
 
     /// The scope `registration` resolves through from `container`: its own,
@@ -330,13 +326,13 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func resolve(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
-                        _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                        _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
         if kind == .cache || kind == .shared, let entry = cachedEntry(registration, scope, request.key, section),
            let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
             return service
         }
-        return resolveUncached(registration, through: scope, request, section)
+        return resolveUncached(registration, through: scope, request, given: given, section)
     }
 
     /// The entry a caching scope holds for `registration`: the one its memo
@@ -391,16 +387,16 @@ extension ResolverRegistration {
     @inline(never)
     static func resolveUncached(_ registration: UnownedReference<ResolverRegistration>,
                                 through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                                _ section: borrowing ReadSection) -> Service? {
+                                given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         switch scope.read({ $0.kind }) {
         case .cache, .shared:
-            return buildOnce(registration, scope, request, section)
+            return buildOnce(registration, scope, request, given: given, section)
         case .unique:
-            return produce(registration, ResolutionContext.current, request, section)
+            return produce(registration, ResolutionContext.current, request, given: given, section)
         case .graph:
-            return produceInGraph(registration, ResolutionContext.current, request, section)
+            return produceInGraph(registration, ResolutionContext.current, request, given: given, section)
         case .container, .custom:
-            return resolveThroughCustomScope(registration, scope, request)
+            return resolveThroughCustomScope(registration, scope, request, given: given)
         }
     }
 
@@ -409,12 +405,12 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
-                               _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                               _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
         if context.isResolving, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
             return found
         }
-        let service = produce(registration, context, request, section)
+        let service = produce(registration, context, request, given: given, section)
         if context.isResolving, let service {
             context.rememberGraphInstance(service, of: registration, typeID: typeID)
         }
@@ -427,14 +423,14 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
-                        _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                        _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         context.enter(registration.opaque, withArguments: request.arguments != nil)
         defer { context.leave() }
         if let replacement = registration.read({ $0.fields.replacement }).load() {
-            let factory = replacement.read { $0.factory }
-            return request.withFactoryResolver(section) { factory($0, request.arguments.value) }
+            let resolver = given ?? RootSnapshot.current(for: request.container, section).root
+            return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
-        return Producer.forCallingThread(registration, section).produce(request, section)
+        return Producer.forCallingThread(registration, section).produce(request, given: given, section)
     }
 
     /// A caching scope without the instance: build it once (slow path, with
@@ -442,8 +438,8 @@ extension ResolverRegistration {
     @usableFromInline
     @inline(never)
     static func buildOnce(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
-                          _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
-        scope.object.buildOnce(registration.object, request, section)
+                          _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+        scope.object.buildOnce(registration.object, request, given: given, section)
     }
 
     /// A custom scope: call its `resolve(registration:resolver:args:)` with
@@ -451,8 +447,10 @@ extension ResolverRegistration {
     @usableFromInline
     @inline(never)
     static func resolveThroughCustomScope(_ registration: UnownedReference<ResolverRegistration>,
-                                          _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
-        scope.object.resolve(registration: registration.object, resolver: request.resolver, args: request.arguments.value)
+                                          _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                                          given: Resolver?) -> Service? {
+        scope.object.resolve(registration: registration.object, resolver: request.resolver(given: given),
+                             args: request.arguments.value)
     }
 }
 

@@ -66,8 +66,8 @@ extension ResolverScope {
             withRegistryKey(Service.self, registration.name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.resolve(UnownedReference(registration), through: UnownedReference(self),
-                                                 ResolveRequest(key, from: UnownedReference(resolver), isGiven: true, arguments),
-                                                 section)
+                                                 ResolveRequest(key, from: UnownedReference(resolver), arguments),
+                                                 given: resolver, section)
                 }
             }
         }
@@ -87,8 +87,8 @@ extension ResolverScope {
             if let cached = anyInstance(key, as: Service.self) {
                 return cached
             }
-            return buildOnce(registration, ResolveRequest(key, from: UnownedReference(resolver), isGiven: true, arguments),
-                             section, handMade: true)
+            return buildOnce(registration, ResolveRequest(key, from: UnownedReference(resolver), arguments),
+                             given: resolver, section, handMade: true)
         }
     }
 
@@ -183,7 +183,7 @@ extension ResolverScope {
     /// after leaving it.
     @usableFromInline
     @inline(never)
-    func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ request: ResolveRequest,
+    func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ request: ResolveRequest, given: Resolver?,
                             _ section: borrowing ReadSection, handMade: Bool = false) -> Service? {
         let context = ResolutionContext.current
         let (flightType, flightName) = handMade
@@ -235,7 +235,7 @@ extension ResolverScope {
             buildGeneration = startGeneration
         }
 
-        let service = ResolverRegistration.produce(UnownedReference(registration), context, request, section)
+        let service = ResolverRegistration.produce(UnownedReference(registration), context, request, given: given, section)
 
         registry.withLock {
             building.removeAll { $0 === flight }
