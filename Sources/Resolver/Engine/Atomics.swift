@@ -118,6 +118,12 @@ struct AtomicWord {
 struct AtomicCells {
     @usableFromInline let base: UnsafeMutablePointer<crg_cell>
 
+    @inlinable
+    @inline(__always)
+    init(base: UnsafeMutablePointer<crg_cell>) {
+        self.base = base
+    }
+
     /// `count` null cells, or the program stops (out of memory).
     @usableFromInline
     init(count: Int) {
@@ -125,6 +131,13 @@ struct AtomicCells {
             fatalError("RESOLVER: out of memory")
         }
         base = cells
+    }
+
+    /// The cell at `index` as a published pointer to another block.
+    @inlinable
+    @inline(__always)
+    func block(_ index: Int) -> AtomicCellsField {
+        AtomicCellsField(base + index)
     }
 
     /// The cell at `index` as a published reference to an `Object`.
@@ -137,5 +150,40 @@ struct AtomicCells {
     /// Frees the block; what the cells hold is the owner's to release first.
     func deallocate() {
         crg_cells_destroy(base)
+    }
+}
+
+/// A published pointer to a block of cells (`AtomicCells`) made on first
+/// use: one load from the field to the block, none through an object.
+@frozen
+@usableFromInline
+struct AtomicCellsField {
+    @usableFromInline let cell: UnsafeMutablePointer<crg_cell>
+
+    @inlinable
+    @inline(__always)
+    init(_ cell: UnsafeMutablePointer<crg_cell>) {
+        self.cell = cell
+    }
+
+    @inlinable
+    @inline(__always)
+    func load() -> AtomicCells? {
+        crg_cell_load(cell).map { AtomicCells(base: $0.assumingMemoryBound(to: crg_cell.self)) }
+    }
+
+    /// `cells` stored in this empty field; or, if another thread filled it
+    /// first, that thread's block (and `cells`, never published, is freed).
+    @usableFromInline
+    func publishOnce(_ cells: AtomicCells) -> AtomicCells {
+        if let existing = load() {
+            cells.deallocate()
+            return existing
+        }
+        if crg_cell_compare_exchange(cell, nil, UnsafeMutableRawPointer(cells.base)) {
+            return cells
+        }
+        cells.deallocate()
+        return load().unsafelyUnwrapped
     }
 }

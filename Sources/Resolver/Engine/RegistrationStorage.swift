@@ -16,36 +16,23 @@ extension ResolverRegistration {
         @inlinable var replacement: AtomicReference<FactoryBox> { cells.reference(1) }
         /// The `CacheMemo` of its cached instance (owned), or nil.
         @inlinable var memo: AtomicReference<CacheMemo> { cells.reference(2) }
-        /// The threads' producers (owned), or nil until a thread first makes
-        /// an instance.
-        @inlinable var producers: AtomicReference<ProducerSlots> { cells.reference(3) }
+        /// The threads' producers: `producerSlots + 1` fields, one per
+        /// thread number (`EngineThread.index`) below `producerSlots` and a
+        /// last one that higher-numbered threads share, each an owned
+        /// `Producer` or nil until that thread first makes an instance; the
+        /// block itself is made on first use.
+        @inlinable var producers: AtomicCellsField { cells.block(3) }
 
         /// Gives up what the fields own (the registration's deinit: no reader
         /// can reach it).
         func release() {
             replacement.load()?.release()
             memo.load()?.release()
-            producers.load()?.release()
-            cells.deallocate()
-        }
-    }
-
-    /// One `Producer` field per thread number (`EngineThread.index`) below
-    /// `producerSlots`, and a last one that higher-numbered threads share;
-    /// each owned, or nil until that thread first makes an instance.
-    @usableFromInline
-    final class ProducerSlots {
-        @usableFromInline let cells = AtomicCells(count: ResolverRegistration.producerSlots + 1)
-
-        @inlinable
-        @inline(__always)
-        func slot(_ index: Int) -> AtomicReference<Producer> {
-            cells.reference(index)
-        }
-
-        deinit {
-            for index in 0...ResolverRegistration.producerSlots {
-                slot(index).load()?.release()
+            if let slots = producers.load() {
+                for index in 0...ResolverRegistration.producerSlots {
+                    slots.reference(index, to: Producer.self).load()?.release()
+                }
+                slots.deallocate()
             }
             cells.deallocate()
         }
@@ -309,7 +296,7 @@ extension ResolverRegistration {
                                      _ section: borrowing ReadSection) -> Producer {
             let slot = min(EngineThread.index, producerSlots)
             if let slots = registration.read({ $0.fields.producers }).load(),
-               let producer = slots.read({ $0.slot(slot) }).load() {
+               let producer = slots.reference(slot, to: Producer.self).load() {
                 return producer.object
             }
             return make(registration, slot)
@@ -322,8 +309,8 @@ extension ResolverRegistration {
         @inline(never)
         static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> Producer {
             let registration = registration.object
-            let slots = registration.fields.producers.publishOnce(.retaining(ProducerSlots()))
-            let producer = slots.read { $0.slot(slot) }.publishOnce(.retaining(Producer.make(for: registration)))
+            let slots = registration.fields.producers.publishOnce(AtomicCells(count: producerSlots + 1))
+            let producer = slots.reference(slot, to: Producer.self).publishOnce(.retaining(Producer.make(for: registration)))
             return producer.object
         }
     }
