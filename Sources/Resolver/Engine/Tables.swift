@@ -12,13 +12,7 @@ struct InstanceTable: @unchecked Sendable {
     /// An empty table guarded by `mutex`, or the program stops (out of
     /// memory, `what` being made).
     static func make(mutex: Mutex, _ what: String) -> InstanceTable {
-        var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: nil,
-                                  release: releaseRetainedObject, release_context: nil)
-        var table: OpaquePointer?
-        guard crg_create(&table, &options) == 0, let table else {
-            fatalError("RESOLVER: out of memory creating \(what)")
-        }
-        return InstanceTable(raw: table)
+        InstanceTable(raw: created(what, mutex: mutex, allocator: nil, crg_create))
     }
 
     @usableFromInline
@@ -93,13 +87,7 @@ struct ContainerTable: @unchecked Sendable {
     /// An empty container guarded by `mutex` (allocating through `allocator`,
     /// for tests), or the program stops (out of memory).
     static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
-        var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,
-                                  release: releaseRetainedObject, release_context: nil)
-        var storage: OpaquePointer?
-        guard crg_container_create(&storage, &options) == 0, let storage else {
-            fatalError("RESOLVER: out of memory creating a container")
-        }
-        return ContainerTable(raw: storage)
+        ContainerTable(raw: created("a container", mutex: mutex, allocator: allocator, crg_container_create))
     }
 
     @usableFromInline
@@ -134,4 +122,18 @@ struct ContainerTable: @unchecked Sendable {
     func destroy() {
         crg_container_destroy(raw)
     }
+}
+
+/// A C table or container made by `create` with the options every one of the
+/// engine's shares: guarded by `mutex`, owning one reference to each value.
+/// Out of memory, the program stops (`what` names what was being made).
+private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?,
+                     _ create: (UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<crg_options>) -> Int32) -> OpaquePointer {
+    var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,
+                              release: releaseRetainedObject, release_context: nil)
+    var made: OpaquePointer?
+    guard create(&made, &options) == 0, let made else {
+        fatalError("RESOLVER: out of memory creating \(what)")
+    }
+    return made
 }
