@@ -128,7 +128,7 @@ def main():
     parser.add_argument("--duration", default="10s")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--wirings", default="resolver,swinject")
+    parser.add_argument("--wirings", default="resolver,swinject,hand")
     parser.add_argument("--rounds", type=int, default=1,
                         help="runs per wiring, in alternating order; the table shows the middle one by requests/s")
     args = parser.parse_args()
@@ -167,8 +167,11 @@ def main():
         runs_text = f"{ordered[0]['rps']:,.0f}-{ordered[-1]['rps']:,.0f}" if spread else ""
         print(f"{wiring:<10} {median['rps']:>12,.0f} " + (f"{runs_text:>17} " if spread else "")
               + f"{median['latency']:>12} {median['p99']:>10}  {', '.join(errors) or 'none'}")
-    if medians.get("swinject") and "resolver" in medians:
-        print(f"\nresolver / swinject: {medians['resolver'] / medians['swinject']:.2f}x the requests per second")
+    print()
+    for other, what in (("hand", "the services built by hand, no container: the limit; the goal is >= 0.98x"),
+                        ("swinject", "Swinject 2.10.0")):
+        if medians.get(other) and "resolver" in medians:
+            print(f"resolver / {other}: {medians['resolver'] / medians[other]:.2f}x the requests per second ({what})")
     if any(r["non2xx"] or r["rps"] <= 0 for results in runs.values() for r in results):
         sys.exit("load: some requests failed")
 

@@ -12,6 +12,8 @@ public protocol ServiceWiring: Sendable {
 public enum ContainerKind: String, CaseIterable, Sendable {
     case resolver
     case swinject
+    /// No container: the services built by hand (`HandWiring`).
+    case hand
 
     public struct UnknownContainer: Error, CustomStringConvertible {
         public let value: String
@@ -20,7 +22,7 @@ public enum ContainerKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// `CONTAINER=resolver|swinject`; Resolver when unset or empty.
+    /// `CONTAINER=resolver|swinject|hand`; Resolver when unset or empty.
     public init(environment: [String: String]) throws(UnknownContainer) {
         let value = environment["CONTAINER"] ?? ""
         if value.isEmpty {
@@ -37,6 +39,7 @@ public enum ContainerKind: String, CaseIterable, Sendable {
         switch self {
         case .resolver: ResolverWiring()
         case .swinject: SwinjectWiring()
+        case .hand: HandWiring()
         }
     }
 }

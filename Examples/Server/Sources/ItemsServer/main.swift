@@ -1,4 +1,4 @@
-// The server: `CONTAINER=resolver|swinject` (default resolver) picks the wiring,
+// The server: `CONTAINER=resolver|swinject|hand` (default resolver) picks the wiring,
 // `HOST` and `PORT` the address (default 127.0.0.1:8080), `GREETING` the greeting,
 // `LOG_LEVEL` Hummingbird's log level. Stops on SIGINT or SIGTERM.
 // `ItemsServer --graph dot|mermaid` prints the Resolver wiring's dependency graph.
