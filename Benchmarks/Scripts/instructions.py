@@ -40,7 +40,10 @@ LABELS = {
     "register": "register",
     "mutex": "recursive mutex pair",
 }
-TARGETS = {"singleton": 300}  # ours, instructions per operation
+# Ours, as a multiple of the floor's instructions in the same scenario (the
+# loop around a kept instance): instructions do not depend on the machine,
+# but the loop's share does on the compiler, so the target is a ratio too.
+TARGETS = {"singleton": 2.0}
 
 
 def build():
@@ -110,10 +113,11 @@ def main():
         ours = cells["Resolver"]
         target = TARGETS.get(scenario)
         target_text, met_text = "", ""
-        if target and ours is not None:
-            target_text = f"≤ {target}"
-            met_text = "met" if ours <= target else "MISSED"
-            missed += ours > target
+        floor = counts.get((scenario, "floor"))
+        if target and ours is not None and floor:
+            target_text = f"≤ {target:g}× floor (is {ours / floor:.2f}×)"
+            met_text = "met" if ours <= target * floor else "MISSED"
+            missed += ours > target * floor
 
         def ratio(alt):
             return f"{alt / ours:.1f}×" if alt and ours else "—"

@@ -71,45 +71,53 @@ REFERENCE = {
 }
 
 
-def resolver_target(scenario, cells):
+# Targets are ratios to a floor or a peer measured in the same run, so that a
+# verdict does not depend on how fast the machine is this hour; the absolute
+# figures are shown as information. Each ratio is the absolute target it
+# replaces, taken on the machine where that target was set (floors there:
+# transient 84 ns, graph 220 ns), or the engine issue's own ratio.
+RESOLVER_TARGETS = {
+    # scenario: (what it is measured against, the most ours may be, times)
+    "singleton": ("floor", 2.0),           # a retain+release of a kept instance
+    "named": ("singleton", 1.15),          # ours, unnamed
+    "transient": ("floor", 1.3),           # was floor + 25 ns
+    "graph": ("floor", 1.4),               # was floor + 80 ns
+    "argument": ("transient", 1.5),        # ours, without the argument
+    "two-threads": ("floor", 1.5),         # was 120 ns per thread
+    "register": ("Swinject", 0.5),         # was 120 ns
+}
+
+
+def resolver_target(scenario, cells, summary):
     """(description, met?) for our implementation in a scenario, or None."""
     ours = cells.get("Resolver")
-    floor = cells.get("floor")
-    if ours is None:
+    if ours is None or scenario not in RESOLVER_TARGETS:
         return None
-    ns, mallocs = ours["median"], ours["mallocs"]
+    against, most = RESOLVER_TARGETS[scenario]
+    if against in cells:
+        other, label = cells.get(against), against
+    else:
+        other, label = summary.get(("Resolvers", against, "Resolver")), f"ours, {against}"
+    if not other:
+        return None
+    ratio = ours["median"] / other["median"]
+    text = f"≤ {most:g}× {label} (is {ratio:.2f}×)"
+    ok = ratio <= most
     if scenario == "singleton":
-        return "≤ 25 ns, 0 mallocs", ns <= 25 and mallocs == 0
-    if scenario == "named":
-        return "≤ 30 ns", ns <= 30
-    if scenario == "transient" and floor:
-        limit = floor["median"] + 25
-        return f"≤ floor+25 = {fmt_ns(limit)}", ns <= limit
-    if scenario == "graph" and floor:
-        limit = floor["median"] + 80
-        return f"≤ floor+80 = {fmt_ns(limit)}", ns <= limit
-    if scenario == "argument":
-        return "≤ 80 ns", ns <= 80
-    if scenario == "register":
-        return "≤ 120 ns", ns <= 120
-    if scenario == "two-threads":
-        return "≤ 120 ns/thread", ns <= 120
-    return None
+        text += ", 0 mallocs"
+        ok = ok and ours["mallocs"] == 0
+    return text, ok
 
 
 def table_target(op, kind, size, cells):
-    """Targets for the C table: hit lookups at 1,000 and 1,000,000 keys."""
+    """Targets for the C table's hit lookups, against Dictionary<Key> in the same run."""
     ours = cells.get("CRegistry")
-    if op != "hit" or ours is None:
+    same_key = cells.get("Dictionary<Key>")
+    if op != "hit" or ours is None or same_key is None or size not in (1_000, 1_000_000):
         return None
-    ns = ours["median"]
-    if size == 1_000:
-        same_key = cells.get("Dictionary<Key>")
-        speedup = same_key["median"] / ns if same_key else 0
-        return (f"≤ 8 ns, ≥ 3× Dictionary<Key> (is {speedup:.1f}×)", ns <= 8 and speedup >= 3)
-    if size == 1_000_000:
-        return "≤ 40 ns", ns <= 40
-    return None
+    speedup = same_key["median"] / ours["median"]
+    least = 3.0 if size == 1_000 else 1.5  # was ≤ 8 ns (and 3×) at 1,000 keys; ≤ 40 ns at a million
+    return f"≥ {least:g}× Dictionary<Key> (is {speedup:.1f}×)", speedup >= least
 
 
 # ---------------------------------------------------------------------------
@@ -268,12 +276,15 @@ def resolver_rows(summary, base_label=None):
             continue
         ours, floor = cells["Resolver"], cells["floor"]
         note = "†" if scenario == "two-threads" else ""
-        target = resolver_target(scenario, cells)
+        target = resolver_target(scenario, cells, summary)
         target_text, met_text = ("", "")
         if target:
             target_text, met_text = target[0], mark(target[1])
             checks.append((f"Resolver {label}", target_text, ours, target[1]))
-        over_floor = f"+{fmt_ns(ours['median'] - floor['median'])}" if ours and floor else "—"
+        over_floor = "—"
+        if ours and floor:
+            over = ours["median"] - floor["median"]
+            over_floor = ("+" if over >= 0 else "−") + fmt_ns(abs(over))
         ref = REFERENCE.get(scenario)
         rows.append([
             label,
@@ -491,7 +502,8 @@ def main():
         lines = [f"## Targets: {met} of {len(checks)} met", ""]
         for what, target, cell, ok in checks:
             lines.append(f"- {'met   ' if ok else 'MISSED'} {what}: {fmt_cell(cell)} (target {target})")
-        lines.append("- instructions per singleton resolve (≤ 300): see `make bench-instructions`")
+        lines.append("- instructions per singleton resolve (≤ 2× the floor's, the loop around a kept instance): "
+                     "see `make bench-instructions`")
         sections.append("\n".join(lines) + "\n")
     sections.append("Noise: " + drift_note(summary) + "\n")
 

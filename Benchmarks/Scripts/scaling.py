@@ -157,11 +157,11 @@ def targets(cell, build, threads):
     floor_rr_one, singleton_one = get("floor", "retain+release", 1), get("Resolver", "singleton", 1)
     if floor_rr_one and singleton_one:
         value = floor_rr_one / singleton_one
-        checks.append(("single-thread singleton ≤ 2.5× the retain+release floor (time per resolve)", f"{value:.2f}×", value <= 2.5))
+        checks.append(("single-thread singleton ≤ 2.0× the retain+release floor (time per resolve)", f"{value:.2f}×", value <= 2.0))
     named_one = get("Resolver", "named singleton", 1)
     if named_one and singleton_one:
         value = singleton_one / named_one
-        checks.append(("named singleton ≤ 1.3× an unnamed one (time per resolve, T=1)", f"{value:.2f}×", value <= 1.3))
+        checks.append(("named singleton ≤ 1.15× an unnamed one (time per resolve, T=1)", f"{value:.2f}×", value <= 1.15))
     return checks
 
 
