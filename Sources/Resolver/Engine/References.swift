@@ -2,7 +2,7 @@
 /// along the resolve path instead of a raw pointer, in the manner of
 /// swift-collections' `_UnmanagedHashNode`.
 ///
-/// Reading through it takes no reference count. Holding a strong reference
+/// Reading a field through it takes no reference count. Holding a strong reference
 /// to an object every resolving thread shares (a container, a registration, a
 /// scope) would retain and release it on every resolve, writing a cache line
 /// those threads share; the resolve path instead reaches such objects through
@@ -41,7 +41,11 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
         UnownedReference(opaque: Unmanaged.passRetained(object).toOpaque())
     }
 
-    /// Runs `body` with the object, without taking a reference count.
+    /// Runs `body` with the object. A field read in `body` takes no
+    /// reference count; handing the object to a call the optimizer cannot
+    /// see into retains it around that call (the compiler cannot tell what
+    /// keeps it alive), so the resolve path reads fields here and passes
+    /// strong references it holds as parameters (`given: Resolver?`).
     @inlinable
     @inline(__always)
     func read<Result>(_ body: (Object) -> Result) -> Result {
