@@ -26,7 +26,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-instructions bench-async-instructions example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-deps bench-instructions bench-async-instructions example example-server load clean
 
 all: test
 
@@ -151,7 +151,7 @@ load: deps load-wrk
 	@echo "==> Examples/Server: release build (the first one takes a few minutes)"
 	$(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --product ItemsServer
 	python3 $(SERVER_PACKAGE)/Scripts/load.py \
-		--binary "$$($(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --show-bin-path)/ItemsServer" \
+		"$$($(SWIFT) build -c release --package-path $(SERVER_PACKAGE) --show-bin-path)/ItemsServer" \
 		--duration $(LOAD_DURATION) --threads $(LOAD_THREADS) --connections $(LOAD_CONNECTIONS) \
 		--rounds $(LOAD_ROUNDS)
 
@@ -194,41 +194,56 @@ fuzz: deps
 
 # Benchmarks live in their own package, Benchmarks/ (see Benchmarks/README.md), so the
 # library has no benchmark dependencies. BENCH_ARGS go to `swift package benchmark`,
-# e.g. make bench BENCH_ARGS="--target Resolvers --filter 'singleton:.*'".
+# e.g. make bench BENCH_ARGS="--target Resolvers"; BENCH_SCENARIOS='singleton|named'
+# selects scenarios by name. BASE=<commit> also measures that commit's library
+# (its "Resolver" rows), stored as the harness baseline "base".
 BENCH_ARGS ?=
-
-bench: deps
-	@echo "==> make bench: hash tables and resolvers, this library against the alternatives, on this machine$(if $(BASE),; the resolvers also against the library at $(BASE) (Benchmarks/README.md: BASE=),)"
-	@echo "==> the first run builds the benchmark package in release: a few minutes (the harness, Swinject, the library);"
-	@echo "    then about 3 minutes of benchmarks on 2 cores; results in Benchmarks/results/"
-	cd Benchmarks && python3 Scripts/bench.py $(if $(BASE),--base $(BASE) ,)$(BENCH_ARGS)
-
-# Total throughput at 1, 2, ... threads beside the floors (Benchmarks/Sources/Scaling).
-# BASE=<commit> also measures that commit's library, interleaved in the same run.
 BASE ?=
-SCALING_ARGS ?=
 
-bench-scaling: deps
+bench: deps bench-deps
+	@echo "==> make bench: hash tables and resolvers, this library against the alternatives, on this machine$(if $(BASE),; the resolvers also against the library at $(BASE),)"
+	@echo "==> results in Benchmarks/results/ (Benchmarks/README.md says what each table means)"
+	BASE=$(BASE) bash Benchmarks/Scripts/bench.sh $(BENCH_ARGS)
+
+# The scenarios that also run on several threads: total throughput at 1, 2, ...
+# threads beside the floors (a part of make bench, alone). BASE= works here too.
+SCALING_SCENARIOS := (singleton|named|transient|graph|lazy-read)(/threads:[0-9]+)?
+bench-scaling: deps bench-deps
 	@echo "==> make bench-scaling: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
-	cd Benchmarks && python3 Scripts/scaling.py $(if $(BASE),--base $(BASE),) $(SCALING_ARGS)
+	BASE=$(BASE) BENCH_SCENARIOS='$(SCALING_SCENARIOS)' bash Benchmarks/Scripts/bench.sh --target Resolvers $(BENCH_ARGS)
+
+# The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
+bench-deps:
+	@if ! python3 -c 'import matplotlib' 2>/dev/null && ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "==> matplotlib not found (for the plots): installing python3-matplotlib with apt-get"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends python3-matplotlib >/dev/null; \
+		else \
+			echo "==> matplotlib not found: the tables are complete, the plots are not drawn (pip install matplotlib)"; \
+		fi; \
+	fi
 
 # Instructions per operation for the resolver scenarios, from valgrind's callgrind on a
 # release build with DWARF 4 debug info (Benchmarks/.build-callgrind).
+CALLGRIND_BUILD := $(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-callgrind \
+	-Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
+# e.g. INSTRUCTIONS_ARGS="--scenario singleton --batches 10"
+INSTRUCTIONS_ARGS ?=
 bench-instructions: deps bench-valgrind
 	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation"
 	@echo "==> the first run builds the benchmark package (release, DWARF 4): a few minutes"
-	cd Benchmarks && python3 Scripts/instructions.py
+	$(CALLGRIND_BUILD) --product InstructionCounts
+	binary="$$($(CALLGRIND_BUILD) --show-bin-path)/InstructionCounts" && cd Benchmarks && \
+		python3 Scripts/instructions.py "$$binary" $(INSTRUCTIONS_ARGS)
 
 # Instructions per cached resolve, synchronous and with resolveAsync (an async
 # factory's instance and a plain one): whole-program callgrind totals at two
 # loop counts, differenced (Benchmarks/Sources/AsyncInstructionCounts); and
 # the heap allocations the extra 100,000 resolves made (memcheck's count).
-ASYNC_IC_BUILD := Benchmarks/.build-callgrind
 bench-async-instructions: deps bench-valgrind
 	@echo "==> make bench-async-instructions: instructions per cached resolve (callgrind, release, DWARF 4)"
-	$(SWIFT) build -c release --package-path Benchmarks --product AsyncInstructionCounts --scratch-path $(ASYNC_IC_BUILD) \
-		-Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
-	@binary="$$($(SWIFT) build -c release --package-path Benchmarks --scratch-path $(ASYNC_IC_BUILD) --show-bin-path)/AsyncInstructionCounts"; \
+	$(CALLGRIND_BUILD) --product AsyncInstructionCounts
+	@binary="$$($(CALLGRIND_BUILD) --show-bin-path)/AsyncInstructionCounts"; \
 	for mode in sync async async-factory; do \
 		total() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$$binary" $$mode $$1 2>&1 \
 			| sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }; \

@@ -11,8 +11,9 @@ let package = Package(
     name: "ResolverBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The library under test, by path: its product `Resolver`.
-        .package(name: "Resolver", path: ".."),
+        // The library under test, by path: its product `Resolver`. RESOLVER_LIBRARY
+        // points it at another checkout (make bench BASE=: a worktree at that commit).
+        .package(name: "Resolver", path: Context.environment["RESOLVER_LIBRARY"] ?? ".."),
         // The harness, with the malloc interposer only (mallocs per operation).
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         // The best-known alternative container.
@@ -59,16 +60,6 @@ let package = Package(
             dependencies: ["BenchScenarios", "BenchSupport", benchmark],
             path: "Benchmarks/Resolvers",
             plugins: [benchmarkPlugin]
-        ),
-
-        // Total throughput at 1, 2, … threads (make bench; Scripts/scaling.py).
-        // Only the public APIs, so that it also builds against earlier commits.
-        .executableTarget(
-            name: "Scaling",
-            dependencies: [
-                .product(name: "Resolver", package: "Resolver"),
-                .product(name: "Swinject", package: "Swinject"),
-            ]
         ),
 
         // Runs one resolver scenario under callgrind (make bench-instructions).

@@ -1,7 +1,7 @@
 // The services every benchmark resolves, shared by all implementations so that
 // each container builds exactly the same objects.
 
-/// A service with no dependencies (the transient, singleton and two-thread scenarios).
+/// A service with no dependencies (the transient and singleton scenarios).
 public final class Plain: Sendable {
     public init() {}
 }

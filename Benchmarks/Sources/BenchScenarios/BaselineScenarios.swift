@@ -4,21 +4,22 @@
 import BaselineResolver
 import BenchFixtures
 
-func baselineWorkload(_ scenario: ResolverScenario) -> Workload {
+func baselineOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     switch scenario {
-    case .singleton: return LoopWorkload(BaselineSingleton())
-    case .named: return LoopWorkload(BaselineNamed())
-    case .transient: return LoopWorkload(BaselineTransient(othersRegistered: false))
-    case .transient1000: return LoopWorkload(BaselineTransient(othersRegistered: true))
-    case .graph: return LoopWorkload(BaselineGraph())
-    case .argument: return LoopWorkload(BaselineArgument())
-    case .twoThreads: return TwoThreadWorkload(BaselineSingleton())
-    case .register:
-        return RegisterWorkload(make: { BaselineResolver() }, fill: { resolver in
-            forEachGeneratedService(BaselineRegistrar(resolver: resolver))
-        })
-    case .mutex: preconditionFailure("no baseline variant of \(scenario)")
+    case .singleton: return BaselineSingleton()
+    case .named: return BaselineNamed()
+    case .transient: return BaselineTransient(othersRegistered: false)
+    case .transient1000: return BaselineTransient(othersRegistered: true)
+    case .graph: return BaselineGraph()
+    case .argument: return BaselineArgument()
+    case .lazyRead, .register, .mutex: preconditionFailure("no baseline operation for \(scenario)")
     }
+}
+
+func baselineRegisterWorkload() -> Workload {
+    RegisterWorkload(make: { BaselineResolver() }, fill: { resolver in
+        forEachGeneratedService(BaselineRegistrar(resolver: resolver))
+    })
 }
 
 /// Registers one generated service as an app does, `resolver.register { GeneratedService0042() }`
@@ -42,7 +43,7 @@ final class BaselineSingleton: BenchOperation, @unchecked Sendable {
     func run() { sink(resolver.resolve(Plain.self)) }
 }
 
-final class BaselineNamed: BenchOperation {
+final class BaselineNamed: BenchOperation, @unchecked Sendable {
     let resolver = BaselineResolver()
 
     init() {
@@ -52,7 +53,7 @@ final class BaselineNamed: BenchOperation {
     func run() { sink(resolver.resolve(NamedService.self, name: benchmarkServiceName)) }
 }
 
-final class BaselineTransient: BenchOperation {
+final class BaselineTransient: BenchOperation, @unchecked Sendable {
     let resolver = BaselineResolver()
 
     init(othersRegistered: Bool) {
@@ -65,7 +66,7 @@ final class BaselineTransient: BenchOperation {
     func run() { sink(resolver.resolve(Plain.self)) }
 }
 
-final class BaselineGraph: BenchOperation {
+final class BaselineGraph: BenchOperation, @unchecked Sendable {
     let resolver = BaselineResolver()
 
     init() {
@@ -79,7 +80,7 @@ final class BaselineGraph: BenchOperation {
     func run() { sink(resolver.resolve(GraphA.self)) }
 }
 
-final class BaselineArgument: BenchOperation {
+final class BaselineArgument: BenchOperation, @unchecked Sendable {
     let resolver = BaselineResolver()
 
     init() {

@@ -15,15 +15,14 @@ import Darwin
 import Musl
 #endif
 
-func floorWorkload(_ scenario: ResolverScenario) -> Workload {
+func floorOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     switch scenario {
-    case .singleton, .named: return LoopWorkload(FloorKeptInstance())
-    case .transient, .transient1000: return LoopWorkload(FloorConstruct())
-    case .graph: return LoopWorkload(FloorGraph())
-    case .argument: return LoopWorkload(FloorArgument())
-    case .twoThreads: return TwoThreadWorkload(FloorKeptInstance())
-    case .mutex: return LoopWorkload(FloorRecursiveMutex())
-    case .register: preconditionFailure("no floor for \(scenario)")
+    case .singleton, .named: return FloorKeptInstance()
+    case .transient, .transient1000: return FloorConstruct()
+    case .graph: return FloorGraph()
+    case .argument: return FloorArgument()
+    case .mutex: return FloorRecursiveMutex()
+    case .lazyRead, .register: preconditionFailure("no floor for \(scenario)")
     }
 }
 
@@ -45,22 +44,22 @@ final class FloorKeptInstance: BenchOperation, @unchecked Sendable {
     }
 }
 
-final class FloorConstruct: BenchOperation {
+final class FloorConstruct: BenchOperation, @unchecked Sendable {
     func run() { sink(Plain()) }
 }
 
-final class FloorGraph: BenchOperation {
+final class FloorGraph: BenchOperation, @unchecked Sendable {
     func run() {
         let c = GraphC()
         sink(GraphA(b: GraphB(c: c), c: c))
     }
 }
 
-final class FloorArgument: BenchOperation {
+final class FloorArgument: BenchOperation, @unchecked Sendable {
     func run() { sink(ArgService(benchmarkArgument)) }
 }
 
-final class FloorRecursiveMutex: BenchOperation {
+final class FloorRecursiveMutex: BenchOperation, @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {

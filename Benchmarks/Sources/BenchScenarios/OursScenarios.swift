@@ -5,21 +5,23 @@
 import BenchFixtures
 import Resolver
 
-func oursWorkload(_ scenario: ResolverScenario) -> Workload {
+func oursOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     switch scenario {
-    case .singleton: return LoopWorkload(OursSingleton())
-    case .named: return LoopWorkload(OursNamed())
-    case .transient: return LoopWorkload(OursTransient(othersRegistered: false))
-    case .transient1000: return LoopWorkload(OursTransient(othersRegistered: true))
-    case .graph: return LoopWorkload(OursGraph())
-    case .argument: return LoopWorkload(OursArgument())
-    case .twoThreads: return TwoThreadWorkload(OursSingleton())
-    case .register:
-        return RegisterWorkload(make: { Resolver() }, fill: { resolver in
-            forEachGeneratedService(OursRegistrar(resolver: resolver))
-        })
-    case .mutex: preconditionFailure("no Resolver variant of \(scenario)")
+    case .singleton: return OursSingleton()
+    case .named: return OursNamed()
+    case .transient: return OursTransient(othersRegistered: false)
+    case .transient1000: return OursTransient(othersRegistered: true)
+    case .graph: return OursGraph()
+    case .argument: return OursArgument()
+    case .lazyRead: return OursLazyRead()
+    case .register, .mutex: preconditionFailure("no Resolver operation for \(scenario)")
     }
+}
+
+func oursRegisterWorkload() -> Workload {
+    RegisterWorkload(make: { Resolver() }, fill: { resolver in
+        forEachGeneratedService(OursRegistrar(resolver: resolver))
+    })
 }
 
 /// Registers one generated service as an app does, `resolver.register { GeneratedService0042() }`
@@ -43,7 +45,7 @@ final class OursSingleton: BenchOperation, @unchecked Sendable {
     func run() { sink(resolver.resolve(Plain.self)) }
 }
 
-final class OursNamed: BenchOperation {
+final class OursNamed: BenchOperation, @unchecked Sendable {
     let resolver = Resolver()
     let name = Resolver.Name(benchmarkServiceName)
 
@@ -54,7 +56,7 @@ final class OursNamed: BenchOperation {
     func run() { sink(resolver.resolve(NamedService.self, name: name)) }
 }
 
-final class OursTransient: BenchOperation {
+final class OursTransient: BenchOperation, @unchecked Sendable {
     let resolver = Resolver()
 
     init(othersRegistered: Bool) {
@@ -67,7 +69,7 @@ final class OursTransient: BenchOperation {
     func run() { sink(resolver.resolve(Plain.self)) }
 }
 
-final class OursGraph: BenchOperation {
+final class OursGraph: BenchOperation, @unchecked Sendable {
     let resolver = Resolver()
 
     init() {
@@ -81,7 +83,7 @@ final class OursGraph: BenchOperation {
     func run() { sink(resolver.resolve(GraphA.self)) }
 }
 
-final class OursArgument: BenchOperation {
+final class OursArgument: BenchOperation, @unchecked Sendable {
     let resolver = Resolver()
 
     init() {
@@ -90,4 +92,42 @@ final class OursArgument: BenchOperation {
     }
 
     func run() { sink(resolver.resolve(ArgService.self, args: benchmarkArgument)) }
+}
+
+/// Each thread reads the `@LazyInjected` property of an object of its own that
+/// already holds its instance (as each request handler or view model has its
+/// own). The instances are distinct (`.unique`), so nothing but the wrapper's
+/// read path could make threads share a cache line. Each thread makes its
+/// object (and so its instance) on its first operation, from its own allocator
+/// arena: objects made back to back by one thread could share cache lines, and
+/// their reference counts would then contend falsely.
+final class OursLazyRead: BenchOperation, @unchecked Sendable {
+    final class Owner: @unchecked Sendable {
+        @LazyInjected var service: Plain
+
+        init(container: Resolver) {
+            _service = LazyInjected(container: container)
+        }
+    }
+
+    let resolver = Resolver()
+    /// One slot per thread, written only by its thread.
+    private let owners = UnsafeMutablePointer<Owner?>.allocate(capacity: 64)
+
+    init() {
+        resolver.register { Plain() }.scope(.unique)
+        owners.initialize(repeating: nil, count: 64)
+    }
+
+    func run() { run(thread: 0) }
+
+    func run(thread: Int) {
+        if let owner = owners[thread] {
+            sink(owner.service)
+            return
+        }
+        let owner = Owner(container: resolver)
+        _ = owner.service
+        owners[thread] = owner
+    }
 }

@@ -8,15 +8,19 @@ import Darwin
 import Musl
 #endif
 
-/// A thread that runs `body` in a loop until stopped: the second thread of the
-/// two-thread scenarios. `init` returns once the thread is running.
+/// A thread of a scaling variant besides the timed one: it runs `body` `n`
+/// times whenever the timed thread starts a batch of `n`, and the timed thread
+/// waits for it at the batch's end, so a sample's time is that of every thread
+/// doing its `n` operations at once. Between batches it spins (a batch starts
+/// within a cache-line transfer, not a wake-up); `init` returns once it runs.
 final class PartnerThread: @unchecked Sendable {
     private let body: @Sendable () -> Void
-    private let running = Atomic<Bool>(false)
+    private let batchSize = Atomic<Int>(0)
+    private let started = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
     private let stopRequested = Atomic<Bool>(false)
-    private let operations = Atomic<Int>(0)
+    private let running = Atomic<Bool>(false)
     private var thread: pthread_t?
-    private let joinLock = Mutex<Bool>(false)
 
     init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
@@ -40,24 +44,35 @@ final class PartnerThread: @unchecked Sendable {
 
     private func loop() {
         running.store(true, ordering: .releasing)
-        var count = 0
-        while !stopRequested.load(ordering: .relaxed) {
-            for _ in 0..<64 { body() }
-            count += 64
+        var seen = 0
+        while true {
+            var batch = started.load(ordering: .acquiring)
+            while batch == seen {
+                if stopRequested.load(ordering: .relaxed) { return }
+                batch = started.load(ordering: .acquiring)
+            }
+            seen = batch
+            for _ in 0..<batchSize.load(ordering: .relaxed) { body() }
+            finished.store(seen, ordering: .releasing)
         }
-        operations.store(count, ordering: .relaxed)
     }
 
-    /// Operations the partner ran (valid after `stop`).
-    var operationCount: Int { operations.load(ordering: .relaxed) }
+    /// Starts a batch of `n` operations on the partner.
+    func start(_ n: Int) {
+        batchSize.store(n, ordering: .relaxed)
+        started.add(1, ordering: .releasing)
+    }
+
+    /// Waits until the partner has finished the batch started last.
+    func wait() {
+        let batch = started.load(ordering: .relaxed)
+        while finished.load(ordering: .acquiring) != batch {}
+    }
 
     /// Stops the thread and waits for it; safe to call more than once.
     func stop() {
-        let alreadyJoined = joinLock.withLock { joined -> Bool in
-            defer { joined = true }
-            return joined
-        }
-        guard !alreadyJoined, let thread else { return }
+        guard let thread else { return }
+        self.thread = nil
         stopRequested.store(true, ordering: .relaxed)
         pthread_join(thread, nil)
     }

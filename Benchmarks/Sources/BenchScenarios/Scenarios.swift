@@ -27,7 +27,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     case transient1000 = "transient-1000"
     case graph = "graph"
     case argument = "argument"
-    case twoThreads = "two-threads"
+    case lazyRead = "lazy-read"
     case register = "register"
     case mutex = "mutex"
 
@@ -40,7 +40,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .transient1000: return "transient resolve with 1,000 other services registered"
         case .graph: return "graph A(B(C), C), default scopes: 3 objects, C shared"
         case .argument: return "resolve with one Int argument"
-        case .twoThreads: return "two threads resolving one singleton (per thread)"
+        case .lazyRead: return "read of a `@LazyInjected` property that holds its instance (an object per thread)"
         case .register: return "register a service (1,000 distinct types per batch)"
         case .mutex: return "recursive pthread mutex lock + unlock"
         }
@@ -50,8 +50,18 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     public var implementations: [ResolverImpl] {
         switch self {
         case .register: return [.ours, .swinject, .baseline]
+        case .lazyRead: return [.ours]
         case .mutex: return [.floor]
         default: return ResolverImpl.allCases
+        }
+    }
+
+    /// Whether the scenario also runs on several threads at once (the scaling
+    /// figures): the same operation, on the same container, on every thread.
+    public var scales: Bool {
+        switch self {
+        case .singleton, .named, .transient, .graph, .lazyRead: return true
+        default: return false
         }
     }
 }
@@ -63,23 +73,56 @@ public enum ResolverImpl: String, CaseIterable, Sendable {
     case floor = "floor"
 }
 
-/// Builds a ready-to-run workload (containers registered and warmed up).
-public func makeResolverWorkload(_ scenario: ResolverScenario, _ impl: ResolverImpl) -> Workload {
+/// The thread counts of the scaling variants besides 1: powers of two below the
+/// number of cores, and the number of cores (on 2 cores: just 2).
+public let scalingThreadCounts: [Int] = {
+    let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    return Array(sequence(first: 2) { $0 * 2 }.prefix { $0 < cores }) + (cores > 1 ? [cores] : [])
+}()
+
+/// Builds a ready-to-run workload (containers registered and warmed up). With
+/// `threads` above 1, `threads - 1` partner threads run the same operation
+/// non-stop while the harness times the calling thread's operations.
+public func makeResolverWorkload(_ scenario: ResolverScenario, _ impl: ResolverImpl, threads: Int = 1) -> Workload {
     precondition(scenario.implementations.contains(impl), "\(impl) does not take part in \(scenario)")
-    switch impl {
-    case .ours: return oursWorkload(scenario)
-    case .swinject: return swinjectWorkload(scenario)
-    case .baseline: return baselineWorkload(scenario)
-    case .floor: return floorWorkload(scenario)
+    precondition(threads == 1 || scenario.scales, "\(scenario) runs on one thread only")
+    if scenario == .register {
+        switch impl {
+        case .ours: return oursRegisterWorkload()
+        case .swinject: return swinjectRegisterWorkload()
+        case .baseline: return baselineRegisterWorkload()
+        case .floor: preconditionFailure("no floor for \(scenario)")
+        }
     }
+    let operation: any BenchOperation
+    switch impl {
+    case .ours: operation = oursOperation(scenario)
+    // Swinject asks for a `synchronize()`d container where several threads resolve.
+    case .swinject: operation = swinjectOperation(scenario, synchronized: threads > 1)
+    case .baseline: operation = baselineOperation(scenario)
+    case .floor: operation = floorOperation(scenario)
+    }
+    return workload(operation, threads: threads)
+}
+
+private func workload<Operation: BenchOperation>(_ operation: Operation, threads: Int) -> Workload {
+    threads == 1 ? LoopWorkload(operation) : ThreadsWorkload(operation, threads: threads)
 }
 
 // MARK: - Shared workload shapes
 
-/// One operation of a scenario. Implementations are final classes, so the loop
-/// below is specialised for each and the operation inlined into it.
-protocol BenchOperation: AnyObject {
+/// One operation of a scenario. Implementations are final classes, so the loops
+/// below are specialised for each and the operation inlined into them.
+protocol BenchOperation: AnyObject, Sendable {
+    /// One operation (on the thread the harness times).
     func run()
+    /// One operation on thread `thread` of a scaling variant (0: the timed one),
+    /// for operations that give each thread objects of its own.
+    func run(thread: Int)
+}
+
+extension BenchOperation {
+    func run(thread: Int) { run() }
 }
 
 /// `n` operations back to back on the calling thread.
@@ -96,47 +139,31 @@ final class LoopWorkload<Operation: BenchOperation>: Workload {
     }
 }
 
-/// `n` operations on the calling thread while a second thread runs the same
-/// operation on the same container non-stop. The time per operation is the
-/// calling thread's, i.e. per thread. The second thread starts when the workload
-/// is built and stops in `tearDown`.
-final class TwoThreadWorkload<Operation: BenchOperation & Sendable>: Workload {
+/// `n` operations on each of `threads` threads at once: the calling thread and
+/// `threads - 1` partners, on the same container. A sample ends when every
+/// thread has done its `n`, so its time per operation is every thread's, and the
+/// total throughput is `threads` operations per that time.
+final class ThreadsWorkload<Operation: BenchOperation>: Workload {
     let operation: Operation
-    private let partner: PartnerThread
+    private let partners: [PartnerThread]
 
-    init(_ operation: Operation) {
+    init(_ operation: Operation, threads: Int) {
         self.operation = operation
         for _ in 0..<100 { operation.run() }
-        partner = PartnerThread { operation.run() }
+        partners = (1..<threads).map { thread in PartnerThread { operation.run(thread: thread) } }
     }
-
-    private var operations = 0
 
     func runBatch(_ iterations: Int) {
+        for partner in partners { partner.start(iterations) }
         for _ in 0..<iterations { operation.run() }
-        operations += iterations
+        for partner in partners { partner.wait() }
     }
 
-    /// Stops the partner and checks that it really ran alongside: if it was
-    /// starved (a busy machine), the figures show little contention and say so.
     func tearDown() {
-        partner.stop()
-        let partnerOperations = partner.operationCount
-        if operations > 0, partnerOperations < operations / 10 {
-            let message = "warning: two-thread benchmark: the second thread ran only \(partnerOperations) "
-                + "operations against \(operations) measured; contention is under-represented\n"
-            writeToStandardError(message)
-        } else if getenv("BENCH_VERBOSE") != nil {
-            writeToStandardError("two-thread benchmark: measured thread \(operations) operations, partner \(partnerOperations)\n")
-        }
+        for partner in partners { partner.stop() }
     }
 
-    deinit { partner.stop() }
-}
-
-private func writeToStandardError(_ message: String) {
-    var message = message
-    message.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    deinit { for partner in partners { partner.stop() } }
 }
 
 /// A fresh container per batch: built untimed, filled with the 1,000 generated

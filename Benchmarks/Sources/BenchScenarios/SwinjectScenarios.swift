@@ -2,27 +2,28 @@
 // Scope mapping: `.application` -> `.container`, `.unique` -> `.transient`,
 // `.graph` -> `.graph` (Swinject's default, same meaning).
 // Single-thread scenarios use a plain `Container` (Swinject's usual and fastest
-// form); the two-thread one uses `container.synchronize()`, which Swinject
-// requires for use from several threads.
+// form); their variants on several threads use `container.synchronize()`,
+// which Swinject requires for use from several threads.
 
 import BenchFixtures
 import Swinject
 
-func swinjectWorkload(_ scenario: ResolverScenario) -> Workload {
+func swinjectOperation(_ scenario: ResolverScenario, synchronized: Bool) -> any BenchOperation {
     switch scenario {
-    case .singleton: return LoopWorkload(SwinjectSingleton(synchronized: false))
-    case .named: return LoopWorkload(SwinjectNamed())
-    case .transient: return LoopWorkload(SwinjectTransient(othersRegistered: false))
-    case .transient1000: return LoopWorkload(SwinjectTransient(othersRegistered: true))
-    case .graph: return LoopWorkload(SwinjectGraph())
-    case .argument: return LoopWorkload(SwinjectArgument())
-    case .twoThreads: return TwoThreadWorkload(SwinjectSingleton(synchronized: true))
-    case .register:
-        return RegisterWorkload(make: { Container() }, fill: { container in
-            forEachGeneratedService(SwinjectRegistrar(container: container))
-        })
-    case .mutex: preconditionFailure("no Swinject variant of \(scenario)")
+    case .singleton: return SwinjectSingleton(synchronized: synchronized)
+    case .named: return SwinjectNamed(synchronized: synchronized)
+    case .transient: return SwinjectTransient(othersRegistered: false, synchronized: synchronized)
+    case .transient1000: return SwinjectTransient(othersRegistered: true, synchronized: synchronized)
+    case .graph: return SwinjectGraph(synchronized: synchronized)
+    case .argument: return SwinjectArgument()
+    case .lazyRead, .register, .mutex: preconditionFailure("no Swinject operation for \(scenario)")
     }
+}
+
+func swinjectRegisterWorkload() -> Workload {
+    RegisterWorkload(make: { Container() }, fill: { container in
+        forEachGeneratedService(SwinjectRegistrar(container: container))
+    })
 }
 
 /// Registers one generated service as an app does,
@@ -49,45 +50,51 @@ final class SwinjectSingleton: BenchOperation, @unchecked Sendable {
     func run() { sink(resolver.resolve(Plain.self)!) }
 }
 
-final class SwinjectNamed: BenchOperation {
+final class SwinjectNamed: BenchOperation, @unchecked Sendable {
     let container = Container()
+    let resolver: Swinject.Resolver
 
-    init() {
+    init(synchronized: Bool) {
         container.register(NamedService.self, name: benchmarkServiceName) { _ in NamedService() }
             .inObjectScope(.container)
+        resolver = synchronized ? container.synchronize() : container
     }
 
-    func run() { sink(container.resolve(NamedService.self, name: benchmarkServiceName)!) }
+    func run() { sink(resolver.resolve(NamedService.self, name: benchmarkServiceName)!) }
 }
 
-final class SwinjectTransient: BenchOperation {
+final class SwinjectTransient: BenchOperation, @unchecked Sendable {
     let container = Container()
+    let resolver: Swinject.Resolver
 
-    init(othersRegistered: Bool) {
+    init(othersRegistered: Bool, synchronized: Bool) {
         if othersRegistered {
             forEachGeneratedService(SwinjectRegistrar(container: container))
         }
         container.register(Plain.self) { _ in Plain() }.inObjectScope(.transient)
+        resolver = synchronized ? container.synchronize() : container
     }
 
-    func run() { sink(container.resolve(Plain.self)!) }
+    func run() { sink(resolver.resolve(Plain.self)!) }
 }
 
-final class SwinjectGraph: BenchOperation {
+final class SwinjectGraph: BenchOperation, @unchecked Sendable {
     let container = Container()
+    let resolver: Swinject.Resolver
 
-    init() {
+    init(synchronized: Bool) {
         container.register(GraphC.self) { _ in GraphC() }
         container.register(GraphB.self) { r in GraphB(c: r.resolve(GraphC.self)!) }
         container.register(GraphA.self) { r in GraphA(b: r.resolve(GraphB.self)!, c: r.resolve(GraphC.self)!) }
         let a = container.resolve(GraphA.self)!
         precondition(a.b.c === a.c, "graph scope must share C within one resolution")
+        resolver = synchronized ? container.synchronize() : container
     }
 
-    func run() { sink(container.resolve(GraphA.self)!) }
+    func run() { sink(resolver.resolve(GraphA.self)!) }
 }
 
-final class SwinjectArgument: BenchOperation {
+final class SwinjectArgument: BenchOperation, @unchecked Sendable {
     let container = Container()
 
     init() {

@@ -14,15 +14,14 @@
 // therefore run within seconds of each other, in alternation, and slow drift of
 // the machine (other builds, thermal state) lands on all of them alike.
 //
+// Scenario names may contain ':' (the thread-count variants, "singleton/threads:2");
+// the report splits a name at its last two. Select implementations with the
+// harness's own filter, which matches whole names: --filter '.*:Resolver'.
+//
 // Environment knobs (read by every benchmark process, so they must not change
 // during a run):
 //   BENCH_ROUNDS       rounds per scenario (default 3)
 //   BENCH_MAX_MS       wall-clock budget per benchmark per round in ms (default 150)
-//   BENCH_FIRST_ROUND  the number of the first round (default 1): Scripts/bench.py
-//                      runs the harness once per round when it compares with a
-//                      base commit, and numbers the rounds across those runs
-//   BENCH_ONLY         comma-separated implementations to register (default: all),
-//                      e.g. "Resolver" for the base commit's run
 
 import BenchFixtures
 import Benchmark
@@ -38,12 +37,6 @@ import Musl
 private func environmentInt(_ name: String, default value: Int) -> Int {
     guard let raw = getenv(name), let parsed = Int(String(cString: raw)), parsed > 0 else { return value }
     return parsed
-}
-
-private func environmentList(_ name: String) -> Set<String>? {
-    guard let raw = getenv(name) else { return nil }
-    let items = String(cString: raw).split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
-    return items.isEmpty ? nil : Set(items)
 }
 
 /// Keeps a benchmark's workload between its setup, samples and teardown.
@@ -62,14 +55,8 @@ public func registerInterleaved(
 ) {
     let rounds = environmentInt("BENCH_ROUNDS", default: 3)
     let maxMilliseconds = environmentInt("BENCH_MAX_MS", default: 150)
-    let firstRound = environmentInt("BENCH_FIRST_ROUND", default: 1)
-    var implementations = implementations
-    if let only = environmentList("BENCH_ONLY") {
-        implementations = implementations.filter(only.contains)
-        if implementations.isEmpty { return }
-    }
     let letters = Array("abcdefghijklmnopqrstuvwxyz")
-    for round in firstRound..<(firstRound + rounds) {
+    for round in 1...rounds {
         for (index, implementation) in implementations.enumerated() {
             let slot = letters[(index + implementations.count - (round - 1) % implementations.count) % implementations.count]
             let holder = WorkloadHolder()
