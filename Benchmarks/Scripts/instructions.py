@@ -9,6 +9,8 @@ binary, so they catch what timing noise hides. The Makefile builds the binary.
 """
 import argparse, os, subprocess
 
+from report import table
+
 IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
 TARGETS = {"singleton": 2.0}  # ours ÷ the floor's instructions (the loop around a kept instance), at most
 
@@ -36,15 +38,16 @@ def main():
         counts[scenario, impl] = count(args.binary, scenario, impl, args.batches,
                                        f"results/callgrind/{scenario}.{impl}.out")
         print(f"    [{index}/{len(pairs)}] {scenario} {impl}: {counts[scenario, impl]:,.0f}", flush=True)
-    lines = ["| scenario | " + " | ".join(IMPLS) + " | Swinject ÷ ours | ours ÷ floor | target |", "|:--" + "|--:" * 7 + "|"]
+    rows = []
     for scenario in dict.fromkeys(s for s, _ in pairs):
         ours, floor, swinject = (counts.get((scenario, i)) for i in ("Resolver", "floor", "Swinject"))
         target = ""
         if scenario in TARGETS and ours and floor:
             target = f"≤ {TARGETS[scenario]:g}× floor {'met' if ours <= TARGETS[scenario] * floor else 'MISSED'}"
-        cells = [f"{counts[scenario, i]:,.0f}" if (scenario, i) in counts else "—" for i in IMPLS]
-        lines.append(f"| {scenario} | " + " | ".join(cells) + f" | {f'{swinject / ours:.1f}×' if swinject and ours else '—'}"
-                     f" | {f'{ours / floor:.2f}×' if ours and floor else '—'} | {target} |")
+        rows.append([scenario, *(f"{counts[scenario, i]:,.0f}" if (scenario, i) in counts else "—" for i in IMPLS),
+                     f"{swinject / ours:.1f}×" if swinject and ours else "—",
+                     f"{ours / floor:.2f}×" if ours and floor else "—", target])
+    lines = [table(["scenario", *IMPLS, "Swinject ÷ ours", "ours ÷ floor", "target"], rows)]
     text = ("# Instructions per operation (callgrind, release, DWARF 4)\n\nEach cell includes the benchmark loop's "
             "own work (receiving each result and releasing it): the floor is that loop around direct construction "
             f"or a kept instance. {args.batches} × 1,000 operations per cell; one thread.\n\n" + "\n".join(lines) + "\n")
