@@ -37,8 +37,19 @@ echo "==> this checkout (the first run builds the package in release: a few minu
 harness benchmark baseline update current --filter "($scenarios):.*" "$@"
 harness benchmark baseline read current --format jmh --path results/raw >/dev/null
 harness benchmark baseline read current --format markdown --no-progress > results/harness.md
+check=0
 if [ -n "${BASE:-}" ]; then
     harness benchmark baseline compare current base --format markdown --no-progress > results/compare.md || true
+    # The harness's thresholds (Sources/BenchSupport/Interleaving.swift); it exits non-zero when
+    # anything deviates, better or worse, and says which.
+    harness benchmark baseline check base current --no-progress > results/check.txt 2>&1 || check=$?
 fi
 $python Scripts/report.py results/raw/current.jmh.json "${base_args[@]}" \
     --load "$before / $(loadavg)" --results results
+if [ -n "${BASE:-}" ]; then
+    if [ "$check" != 0 ] && ! grep -q "is BETTER than" results/check.txt; then
+        grep -A12 "Threshold deviations" results/check.txt >&2 || true
+        echo "error: the harness's baseline check against $sha failed (results/check.txt)" >&2; exit 1
+    fi
+    echo "==> baseline check: no benchmark makes more mallocs than at $sha (results/check.txt)"
+fi
