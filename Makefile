@@ -1,7 +1,7 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
 #   make test     the whole test suite (installs libxxhash-dev and graphviz if missing)
-#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-instructions,
+#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
 #                 bench-async-instructions (a cached resolve, sync and resolveAsync)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
@@ -26,7 +26,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-deps bench-instructions bench-async-instructions example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions example example-server load clean
 
 all: test
 
@@ -211,6 +211,20 @@ SCALING_SCENARIOS := (singleton|named|transient|graph|lazy-read)(/threads:[0-9]+
 bench-scaling: deps bench-deps
 	@echo "==> make bench-scaling: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
 	BASE=$(BASE) BENCH_SCENARIOS='$(SCALING_SCENARIOS)' bash Benchmarks/Scripts/bench.sh --target Resolvers $(BENCH_ARGS)
+
+# CI's check that the benchmark package builds against the library and the whole
+# pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):
+# the harness's run and exports, the report's three tables and both plots. It replaces
+# the last make bench results.
+bench-smoke: deps bench-deps
+	@echo "==> make bench-smoke: every benchmark once, briefly, through the whole make bench pipeline"
+	mkdir -p Benchmarks/results && BENCH_ROUNDS=1 BENCH_MAX_MS=5 bash Benchmarks/Scripts/bench.sh > Benchmarks/results/smoke.log 2>&1 \
+		|| { tail -40 Benchmarks/results/smoke.log; exit 1; }
+	@for section in "## Hash tables" "## Resolvers" "## Scaling" "## Targets"; do \
+		grep -q "^$$section" Benchmarks/results/summary.md || { echo "bench-smoke: no '$$section' in summary.md" >&2; exit 1; }; \
+	done
+	@test -s Benchmarks/results/lookup.png && test -s Benchmarks/results/scaling.png && test -s Benchmarks/results/harness.md
+	@echo "bench-smoke OK: $$(grep -c '^| ' Benchmarks/results/summary.md) table rows, both plots, the harness's Markdown"
 
 # The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
 bench-deps:
