@@ -113,15 +113,14 @@ def scaling(cells, checks, base_label):
         if target == "Resolvers" and any(("Resolvers", f"{name}/threads:{t}", impl) in cells for t in threads[1:]):
             runs.setdefault((name, base_label if impl == "base" else impl), {})[int(count or 1)] = cell
     top, rows = threads[-1], []
+    gain = lambda r: r[1]["ns"] / r[top]["ns"] * top if r and top in r and 1 in r else None  # total at top ÷ at 1
     for scenario in SCENARIOS:
+        floor = runs.get((scenario, "floor")) or runs.get(("transient", "floor"))
         for impl in ["Resolver", base_label] + RESOLVER_IMPLS[1:]:
             run = runs.get((scenario, impl))
             if not run or 1 not in run:
                 continue
-            total = {t: t * 1000 / c["ns"] for t, c in run.items()}
             target = ""
-            gain = lambda r: r[1]["ns"] / r[top]["ns"] * top if r and top in r and 1 in r else None
-            floor = runs.get((scenario, "floor")) or runs.get(("transient", "floor"))
             if impl == "Resolver" and scenario in SCALING and gain(run) and gain(floor):
                 bound = SCALING[scenario]
                 if scenario == "singleton":
@@ -130,8 +129,8 @@ def scaling(cells, checks, base_label):
                     value, text = gain(run) / gain(floor), f"gain ≥ {bound:g}× its floor's ({gain(floor):.2f}×)"
                 ok = value <= bound if scenario == "singleton" else value >= bound
                 target = verdict(checks, f"{SCENARIOS[scenario]} at {top} threads", f"{text} (is {value:.2f}×)", ok)
-            rows.append([SCENARIOS[scenario], impl, *(f"{total[t]:.1f}" if t in total else "—" for t in threads),
-                         f"{total[top] / total[1]:.2f}×" if top in total else "—", target])
+            rows.append([SCENARIOS[scenario], impl, *(f"{t * 1000 / run[t]['ns']:.1f}" if t in run else "—" for t in threads),
+                         f"{gain(run):.2f}×" if gain(run) else "—", target])
     return table(["scenario", "implementation", *(f"T={t}" for t in threads), f"T={top} ÷ T=1", "target"],
                  rows) if rows else "", runs, threads
 

@@ -111,12 +111,19 @@ final class OursLazyRead: BenchOperation, @unchecked Sendable {
     }
 
     let resolver = Resolver()
-    /// One slot per thread, written only by its thread.
-    private let owners = UnsafeMutablePointer<Owner?>.allocate(capacity: 64)
+    /// One slot per thread of the widest scaling variant, written only by its thread.
+    private let threads = scalingThreadCounts.last ?? 1
+    private let owners: UnsafeMutablePointer<Owner?>
 
     init() {
         resolver.register { Plain() }.scope(.unique)
-        owners.initialize(repeating: nil, count: 64)
+        owners = .allocate(capacity: threads)
+        owners.initialize(repeating: nil, count: threads)
+    }
+
+    deinit {
+        owners.deinitialize(count: threads)
+        owners.deallocate()
     }
 
     func run() { run(thread: 0) }

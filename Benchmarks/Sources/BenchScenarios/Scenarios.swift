@@ -81,8 +81,8 @@ public let scalingThreadCounts: [Int] = {
 }()
 
 /// Builds a ready-to-run workload (containers registered and warmed up). With
-/// `threads` above 1, `threads - 1` partner threads run the same operation
-/// non-stop while the harness times the calling thread's operations.
+/// `threads` above 1, `threads - 1` partner threads run each timed batch of the
+/// same operation alongside the calling thread (`ThreadsWorkload`).
 public func makeResolverWorkload(_ scenario: ResolverScenario, _ impl: ResolverImpl, threads: Int = 1) -> Workload {
     precondition(scenario.implementations.contains(impl), "\(impl) does not take part in \(scenario)")
     precondition(threads == 1 || scenario.scales, "\(scenario) runs on one thread only")
