@@ -5,7 +5,7 @@ Resolver's against the hand-wired limit and Swinject. Only 127.0.0.1 is used.
 
     python3 load.py BINARY [--duration 10s] [--threads 2] [--connections 64] [--rounds 1]
 """
-import argparse, json, os, re, socket, subprocess, sys, time, urllib.request
+import argparse, json, os, re, socket, subprocess, sys, tempfile, time, urllib.request
 
 WIRINGS = ["resolver", "swinject", "hand"]
 
@@ -23,11 +23,13 @@ def run(binary, wiring, args):
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, CONTAINER=wiring, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning")
-    server = subprocess.Popen([binary], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log = tempfile.TemporaryFile("w+")  # a file, not a pipe nobody drains while wrk runs
+    server = subprocess.Popen([binary], env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         for _ in range(600):
             if server.poll() is not None:
-                sys.exit(f"load: the {wiring} server exited with {server.returncode}: {server.stderr.read()}")
+                log.seek(0)
+                sys.exit(f"load: the {wiring} server exited with {server.returncode}: {log.read()}")
             try:
                 call(base + "/hello/load")
                 break
@@ -47,6 +49,7 @@ def run(binary, wiring, args):
     finally:
         server.terminate()
         server.wait(timeout=15)
+        log.close()
 
 
 def main():
