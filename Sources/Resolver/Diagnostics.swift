@@ -52,10 +52,12 @@ extension Resolver {
     /// The names under which `type` is registered here and in the children
     /// (nil standing for "no name"). The mutex must be held.
     func registeredNamesLocked(of type: Any.Type) -> Set<Resolver.Name?> {
-        registeredNamesLocked(ofTypeID: typeID(type))
+        registry.assertLocked()
+        return registeredNamesLocked(ofTypeID: typeID(type))
     }
 
     func registeredNamesLocked(ofTypeID typeID: UInt64) -> Set<Resolver.Name?> {
+        registry.assertLocked()
         var found = Set<Resolver.Name?>()
         for key in registeredKeysLocked() where key.typeID == typeID {
             found.insert(key.name)
@@ -65,6 +67,7 @@ extension Resolver {
 
     /// Every registration key here and in the children. The mutex must be held.
     func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
+        registry.assertLocked()
         var keys = ownEntriesLocked().map { (typeID: $0.typeID, name: $0.name.map { Resolver.Name($0) }) }
         for child in children {
             keys += child.registeredKeysLocked()

@@ -35,6 +35,7 @@ extension Resolver {
     /// the table is unchanged). The mutex must be held.
     @usableFromInline
     func putLocked<Service>(_ registration: ResolverRegistration<Service>) -> Int32 {
+        registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
         let rc = withRegistryKey(Service.self, registration.name) { storage.table.putLocked($0, stored) }
         if rc != 0 {
@@ -56,6 +57,7 @@ extension Resolver {
     /// This container's own registrations (not its children's), in no
     /// particular order, with their keys. The mutex must be held.
     func ownEntriesLocked() -> [(typeID: UInt64, name: String?, registration: AnyObject)] {
-        storage.table.entriesLocked().map { ($0.typeID, $0.name, $0.value.object) }
+        registry.assertLocked()
+        return storage.table.entriesLocked().map { ($0.typeID, $0.name, $0.value.object) }
     }
 }

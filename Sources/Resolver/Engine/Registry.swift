@@ -55,6 +55,14 @@ final class Registry: @unchecked Sendable {
         try mutex.withLock(body)
     }
 
+    /// Stops a debug build of the library when the calling thread does not
+    /// hold the mutex: every `…Locked` function checks it first (DESIGN.md,
+    /// L1). Release builds check nothing.
+    @usableFromInline
+    func assertLocked(_ function: StaticString = #function) {
+        assert(mutex.isHeldByCurrentThread, "RESOLVER: \(function) called without the registry mutex")
+    }
+
     /// Runs `body` under the mutex, then releases whatever it retired (with
     /// the mutex unlocked: releases run deinits).
     @usableFromInline
@@ -68,6 +76,7 @@ final class Registry: @unchecked Sendable {
     /// Makes `container` the root. The mutex must be held; the registry's
     /// reference to the old root is retired.
     func setRootLocked(_ container: Resolver) {
+        assertLocked()
         guard container !== root else { return }
         retire(root)
         root = container
@@ -79,6 +88,7 @@ final class Registry: @unchecked Sendable {
     /// Makes `container` the container static registrations go to. The mutex
     /// must be held.
     func setMainLocked(_ container: Resolver) {
+        assertLocked()
         guard container !== main else { return }
         retire(main)
         main = container

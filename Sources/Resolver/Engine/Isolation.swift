@@ -1,0 +1,140 @@
+import Dispatch
+
+// Which actor a factory belongs to, and how the resolve paths respect it
+// (the article Concurrency; DESIGN.md, "Actors and async factories").
+//
+// - A factory registered as `{ @MainActor in … }` runs only on the main
+//   actor: a synchronous resolve there calls it; anywhere else it stops the
+//   program with a message (`resolveAsync` hops to the main actor instead).
+// - An async factory runs only through `resolveAsync`; a synchronous resolve
+//   stops with a message.
+// - A plain factory registered from the main actor (`#isolation` told
+//   `register`) may have inherited the main actor's isolation (a closure
+//   written in a `MainActor`-isolated context, such as every function of a
+//   module with default `MainActor` isolation, is isolated to it). When a
+//   synchronous resolve is about to run it off the main actor, the library
+//   says so once per registration and runs it, as it always did.
+
+/// What isolation a registration's factory needs.
+@usableFromInline
+enum FactoryIsolation: UInt8, Sendable {
+    /// A synchronous factory that may run on any thread.
+    case none
+    /// A synchronous factory isolated to the main actor.
+    case mainActor
+    /// An async factory: `resolveAsync` only.
+    case async
+}
+
+/// A value carried across an isolation boundary that the library has
+/// checked is not really crossed: a main-actor factory's result handed to a
+/// caller that is itself on the main actor, or a build's result handed from
+/// the task that built it to the tasks that waited for it (the same value
+/// each would have got from a cached instance).
+@usableFromInline
+struct Carried<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+@usableFromInline
+enum MainActorCheck {
+    /// A key the main queue carries: the main actor's jobs run on the main
+    /// queue (on Linux too, where after the first `await` of top-level code
+    /// they need not run on the process's first thread), and the main thread
+    /// is bound to it before any job runs. So a lookup of this key answers
+    /// "is the caller on the main actor?" without stopping when it is not,
+    /// as `MainActor.assumeIsolated` would.
+    static let key: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    /// Whether the calling code runs on the main actor.
+    static var isOnMainActor: Bool {
+        DispatchQueue.getSpecific(key: key) != nil
+    }
+
+    /// Whether `isolation` (a caller's `#isolation`) is the main actor.
+    @inlinable
+    static func isMainActor(_ isolation: (any Actor)?) -> Bool {
+        guard let isolation else { return false }
+        return isolation === MainActor.shared
+    }
+}
+
+extension ResolverRegistration {
+    /// Calls a main-actor factory from a synchronous resolve: on the main
+    /// actor it runs; elsewhere the program stops with the fix.
+    static func callOnMainActor(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?,
+                                _ resolver: Resolver, _ args: Any?) -> Service? {
+        guard MainActorCheck.isOnMainActor else {
+            resolverFailure(offMainActorMessage(name), kind: .other)
+        }
+        let carried = Carried((factory, resolver, args))
+        return MainActor.assumeIsolated {
+            Carried(carried.value.0(carried.value.1, carried.value.2))
+        }.value
+    }
+
+    /// The message for a main-actor factory asked for off the main actor.
+    static func offMainActorMessage(_ name: Resolver.Name?) -> String {
+        message([
+            "RESOLVER: '\(describe(Service.self, name))' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor), so its factory cannot run here.",
+            "Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(resolveAsyncCall(name))`, which runs the factory on the main actor.",
+        ])
+    }
+
+    /// The message for an async factory asked for by a synchronous resolve.
+    static func asyncFactoryMessage(_ name: Resolver.Name?) -> String {
+        message([
+            "RESOLVER: '\(describe(Service.self, name))' is registered with an async factory, which a synchronous resolve cannot run.",
+            "Resolve it from async code with `await \(resolveAsyncCall(name))` (or `resolveAsync()` on its container). Once a caching scope holds its instance, synchronous resolves return that instance.",
+        ])
+    }
+
+    /// `Resolver.resolveAsync(Service.self, name: "…")`, as the fix spells it.
+    private static func resolveAsyncCall(_ name: Resolver.Name?) -> String {
+        "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
+    }
+
+    /// `lines`, then the chain of services this thread is resolving, if any.
+    private static func message(_ lines: [String]) -> String {
+        let chain = ResolutionContext.current.chainDescription
+        let needed = chain.isEmpty ? [] : ["Needed while resolving \(chain.joined(separator: " → "))."]
+        return (lines + needed).joined(separator: "\n")
+    }
+
+    /// Says, once for this registration, that a plain factory registered
+    /// from the main actor is about to run off it. Called when another
+    /// thread than the last one is about to run the factory
+    /// (`Producer.LeavingMainActorCheck`). Returns whether the warning has
+    /// been given (now or before), so the caller can stop checking.
+    @discardableResult
+    func warnIfLeavingMainActor() -> Bool {
+        guard registeredOnMainActor, !MainActorCheck.isOnMainActor else {
+            return false
+        }
+        guard registry.withLock({ () -> Bool in
+            defer { warnedOffMainActor = true }
+            return !warnedOffMainActor
+        }) else {
+            return true
+        }
+        let service = describe(Service.self, name)
+        let message = """
+            RESOLVER: warning: '\(service)' was registered from the main actor (MainActor), and a synchronous resolve is about to run its factory off the main actor. \
+            A closure written in MainActor-isolated code (a @MainActor function, or any function of a module with default MainActor isolation) is isolated to the main actor, and the compiler assumes it runs there.
+            If the factory uses main-actor state, register it as `{ @MainActor in … }`: synchronous resolves then run it only on the main actor (elsewhere they stop with a message) and `await Resolver.resolveAsync()` hops there.
+            If the service is not isolated, register it from nonisolated code (a `nonisolated` function, such as a `nonisolated static func registerAllServices()`), which also silences this warning.
+            This is said once per registration.
+            """
+        registry.warn(message)
+        return true
+    }
+}

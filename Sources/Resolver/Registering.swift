@@ -1,0 +1,372 @@
+// Every `register` overload: one per factory shape (no parameters, the
+// container, the container and `Args`), each plain, `@MainActor` and async,
+// static (into `main`) and on a container. Each is one call into the one
+// funnel, `Resolver.register(_:_:_:_:)`. The closure's type picks the
+// overload: `{ @MainActor in … }` the main-actor one, `{ await … }` the async
+// one.
+//
+// The parameters every overload shares:
+// - `type`: the service type; inferred from the factory's result when
+//   omitted (`register { Service() as Protocol }` registers `Protocol`).
+// - `name`: register under this name; a named lookup never falls back to the
+//   unnamed registration. Registering the same type and name again replaces
+//   the earlier registration.
+// - `isolation`: the caller's isolation (`#isolation`); leave it out. It is
+//   recorded with every registration and matters for a plain factory only: a
+//   plain factory registered from the main actor may be isolated to it (a
+//   closure written in main-actor code is), so the library says so if a
+//   synchronous resolve runs it elsewhere. A `@MainActor` or async factory's
+//   isolation is part of its type; the parameter is there so that every
+//   overload takes the same arguments and the closure alone picks one.
+// - `factory`: makes the service; returning nil counts as not registered.
+//   A `@MainActor` factory runs on the main actor only (elsewhere a
+//   synchronous resolve returns a cached instance or stops with a message;
+//   `resolveAsync` hops there); an async factory runs through `resolveAsync`
+//   only, and caching scopes build it once while the other askers suspend.
+// Each returns the registration's options (scope, `implements`, …).
+
+extension Resolver {
+    /// Registers a factory with no parameters, in `main`: `register { NetworkService() as NetworkServicing }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory that receives the resolving container, in `main`: `register { r in ViewModel(api: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in `main`: `register { _, args in Session(user: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory isolated to the main actor, in `main`: `register { @MainActor in SettingsViewModel() }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a main-actor factory that receives the resolving container, in `main`: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a main-actor factory that receives the container and the resolve call's arguments, in `main`: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers an async factory, in `main`: `register { await Store() }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers an async factory that receives the resolving container, in `main`: `register { r in await Store(api: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers an async factory that receives the container and the resolve call's arguments, in `main`: `register { _, args in await Store(path: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         isolation: (any Actor)? = #isolation,
+                                         factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
+        register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory with no parameters, in this container: `register { NetworkService() as NetworkServicing }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory that receives the resolving container, in this container: `register { r in ViewModel(api: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in this container: `register { _, args in Session(user: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory isolated to the main actor, in this container: `register { @MainActor in SettingsViewModel() }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a main-actor factory that receives the resolving container, in this container: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a main-actor factory that receives the container and the resolve call's arguments, in this container: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers an async factory, in this container: `register { await Store() }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers an async factory that receives the resolving container, in this container: `register { r in await Store(api: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers an async factory that receives the container and the resolve call's arguments, in this container: `register { _, args in await Store(path: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(self, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// The funnel every `register` calls: stores a new registration with
+    /// `factory` and the default scope in `container` (nil: `main`), under one
+    /// lock pair. The registration it replaces is retired, and released after
+    /// unlocking.
+    @inlinable
+    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
+                                  _ factory: ResolverRegistration<Service>.Factory,
+                                  _ registeredOnMainActor: Bool) -> ResolverOptions<Service> {
+        let (registration, target, rc) = registry.write {
+            let target = container ?? registry.main
+            let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
+                                                    registeredOnMainActor: registeredOnMainActor)
+            return (registration, target, target.putLocked(registration))
+        }
+        if rc != 0 {
+            registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
+        }
+        return ResolverOptions(registration: registration, container: target)
+    }
+}
