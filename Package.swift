@@ -1,6 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// `RESOLVER_INTERNAL_CHECKS=1 swift build` (as `make asan` and `make ubsan`
+// do) compiles the C core's internal checks: every table write ends by
+// checking the table's layout invariants (`crg_check_invariants`), in the
+// manner of swift-collections' COLLECTIONS_INTERNAL_CHECKS. Debug builds
+// check that `_locked` calls hold the mutex either way.
+let internalChecks: [CSetting] = Context.environment["RESOLVER_INTERNAL_CHECKS"] == nil
+    ? [] : [.define("CRG_INTERNAL_CHECKS")]
+
 let package = Package(
     name: "Resolver",
     products: [
@@ -29,7 +37,8 @@ let package = Package(
         .target(
             name: "CRegistry",
             dependencies: ["CXXHash"],
-            path: "Sources/CRegistry"
+            path: "Sources/CRegistry",
+            cSettings: internalChecks
         ),
         .target(
             name: "Resolver",
@@ -69,7 +78,7 @@ let package = Package(
         // own; `make test` runs it.)
         .executableTarget(
             name: "ResolverFailureProbe",
-            dependencies: ["Resolver"],
+            dependencies: ["Resolver", "CRegistry"],
             path: "Tests/Programs/ResolverFailureProbe"
         ),
         // Async factories built once while every job of the global executor

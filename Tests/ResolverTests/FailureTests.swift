@@ -36,6 +36,9 @@ extension IndependentTests {
                                             "`await Resolver.resolveAsync(Store.self)`"]),
             ("async-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
             ("async-application-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
+            // The internal checks of debug builds (DESIGN.md, L1).
+            ("unlocked-table-write", ["CRegistry: internal check failed in crg_put_locked: called without the table's mutex"]),
+            ("unlocked-scope-reset", ["RESOLVER: resetLocked() called without the registry mutex"]),
         ]
 
         @Test(arguments: cases)

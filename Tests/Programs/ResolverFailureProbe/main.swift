@@ -1,8 +1,10 @@
 // Stops in one of the ways a resolve can fail, chosen by the first argument,
 // so that the tests can check the exit and the message. Prints
-// PROBE-SURVIVED if it gets to the end.
+// PROBE-SURVIVED if it gets to the end. (Debug builds, as the tests build it,
+// also stop on the internal checks it reaches with `@testable import`.)
+import CRegistry
 import Foundation
-import Resolver
+@testable import Resolver
 
 final class Missing {}
 final class Service {}
@@ -124,6 +126,17 @@ case "async-cycle":
 case "async-application-cycle":
     registerAsyncCycle(in: resolver, scope: .application)
     runAsync { _ = await resolver.resolveAsync(AsyncA.self) }
+case "unlocked-table-write":
+    // A `_locked` C call without the table's mutex (DESIGN.md, L1).
+    let mutex = crg_mutex_create()
+    var options = crg_options(capacity: 0, mutex: mutex, allocator: nil, release: nil, release_context: nil)
+    var table: OpaquePointer?
+    _ = crg_create(&table, &options)
+    var key = crg_key_unnamed(42)
+    _ = crg_put_locked(table, &key, UnsafeMutableRawPointer(bitPattern: 8), nil)
+case "unlocked-scope-reset":
+    // A `…Locked` function of the engine without the registry mutex.
+    ResolverScope.cached.resetLocked()
 case "cycle-broken":
     final class P { let q: Q; init(_ q: Q) { self.q = q } }
     final class Q { let r: R; init(_ r: R) { self.r = r } }
