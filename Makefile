@@ -9,6 +9,8 @@
 #   make fuzz     libFuzzer on the C table for FUZZ_SECONDS (default 60)
 #   make docs     DocC for the Resolver module into .build/docs (warnings are errors)
 #   make docs-preview  the same, served on localhost and rebuilt on change
+#   make test-first-build  an app's first build without the xxHash header (fails, naming what
+#                 to install) and with it (builds, runs, no libxxhash); needs root or a user namespace
 #   make example  runs Examples/ResolverExample
 #   make example-server  builds and tests Examples/Server (a Hummingbird app; minutes)
 #   make load     Examples/Server under wrk, Resolver and Swinject wirings side by side
@@ -26,7 +28,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions example example-server test-first-build load clean
 
 all: test
 
@@ -103,6 +105,46 @@ test: c-warnings engine-boundary build-warnings graphviz
 
 example: deps
 	$(SWIFT) run ResolverExample
+
+# An app's first build (Tests/FirstBuildApp: a package that depends on the
+# library by path and writes the README's lines). Without the xxHash header
+# the build must stop with crg_xxhash.h's message, which names what to
+# install; with the header it must build and run, and its binary must not ask
+# for libxxhash. Hiding the header takes a mount namespace
+# (Tests/FirstBuildApp/without-xxhash-header.sh: root, as in CI, or a user
+# namespace). The outputs stay in $(FIRST_BUILD_SCRATCH)/*.log.
+FIRST_BUILD_PACKAGE := Tests/FirstBuildApp
+FIRST_BUILD_SCRATCH := $(FIRST_BUILD_PACKAGE)/.build-first-build
+FIRST_BUILD := $(SWIFT) build --package-path $(FIRST_BUILD_PACKAGE) --scratch-path $(FIRST_BUILD_SCRATCH)
+XXHASH_MISSING_MESSAGE := Resolver needs the xxHash header, xxhash.h, to build (not the library: nothing links libxxhash). Install it: Debian/Ubuntu: apt-get install libxxhash-dev; Fedora: dnf install xxhash-devel; Alpine: apk add xxhash-dev; macOS: brew install xxhash
+
+test-first-build: deps
+	@echo "==> $(FIRST_BUILD_PACKAGE) without the xxHash header: the build must stop with what to install"
+	rm -rf --one-file-system $(FIRST_BUILD_SCRATCH)
+	mkdir -p $(FIRST_BUILD_SCRATCH)
+	@if CLANG=$(CLANG) bash $(FIRST_BUILD_PACKAGE)/without-xxhash-header.sh $(FIRST_BUILD) \
+		> $(FIRST_BUILD_SCRATCH)/without-header.log 2>&1; then \
+		cat $(FIRST_BUILD_SCRATCH)/without-header.log; \
+		echo "error: $(FIRST_BUILD_PACKAGE) built without xxhash.h" >&2; exit 1; \
+	fi
+	@cat $(FIRST_BUILD_SCRATCH)/without-header.log
+	@grep -qF '$(XXHASH_MISSING_MESSAGE)' $(FIRST_BUILD_SCRATCH)/without-header.log \
+		|| { echo "error: the failed build does not print crg_xxhash.h's message" >&2; exit 1; }
+	@echo "==> $(FIRST_BUILD_PACKAGE) with the header: it builds and runs"
+	@set -o pipefail; $(FIRST_BUILD) 2>&1 | tee $(FIRST_BUILD_SCRATCH)/with-header.log
+	@binary="$$($(FIRST_BUILD) --show-bin-path)/FirstBuildApp"; \
+	"$$binary" | tee $(FIRST_BUILD_SCRATCH)/run.log; \
+	grep -qx "Hello from Resolver" $(FIRST_BUILD_SCRATCH)/run.log \
+		|| { echo "error: FirstBuildApp did not print what the README says" >&2; exit 1; }; \
+	echo "==> readelf -d $$binary: the libraries it loads (NEEDED)"; \
+	readelf -d "$$binary" > $(FIRST_BUILD_SCRATCH)/readelf.log; \
+	grep NEEDED $(FIRST_BUILD_SCRATCH)/readelf.log; \
+	grep -q 'NEEDED.*libswiftCore' $(FIRST_BUILD_SCRATCH)/readelf.log \
+		|| { echo "error: readelf -d lists no libswiftCore: the check below would prove nothing" >&2; exit 1; }; \
+	if grep -qi xxhash $(FIRST_BUILD_SCRATCH)/readelf.log; then \
+		echo "error: FirstBuildApp needs libxxhash at run time" >&2; exit 1; \
+	fi
+	@echo "test-first-build OK: without xxhash.h the build names what to install; with it, the app builds, runs and needs no libxxhash"
 
 # DocC, through swift-docc-plugin's `generate-documentation`: the reference from the
 # doc comments, plus the articles in Sources/Resolver/Resolver.docc. Warnings (a
