@@ -119,6 +119,13 @@ FIRST_BUILD := $(SWIFT) build --package-path $(FIRST_BUILD_PACKAGE) --scratch-pa
 XXHASH_MISSING_MESSAGE := Resolver needs the xxHash header, xxhash.h, to build (not the library: nothing links libxxhash). Install it: Debian/Ubuntu: apt-get install libxxhash-dev; Fedora: dnf install xxhash-devel; Alpine: apk add xxhash-dev; macOS: brew install xxhash
 
 test-first-build: deps
+	@echo "==> README.md shows $(FIRST_BUILD_PACKAGE)'s lines and the error it gets without the header"
+	@sed 1d $(FIRST_BUILD_PACKAGE)/Sources/FirstBuildApp/main.swift | while IFS= read -r line; do \
+		[ -z "$$line" ] || grep -qxF -- "$$line" README.md \
+			|| { echo "error: README.md's 'Add it to your app' lacks this line of main.swift: $$line" >&2; exit 1; }; \
+	done
+	@grep -qF '$(XXHASH_MISSING_MESSAGE)' README.md \
+		|| { echo "error: README.md does not show crg_xxhash.h's message" >&2; exit 1; }
 	@echo "==> $(FIRST_BUILD_PACKAGE) without the xxHash header: the build must stop with what to install"
 	rm -rf --one-file-system $(FIRST_BUILD_SCRATCH)
 	mkdir -p $(FIRST_BUILD_SCRATCH)
