@@ -32,31 +32,37 @@ C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion 
 
 all: test
 
+# What a target needs from the system, installed when it is missing, in one way:
+# $(call install-if-missing,CHECK,WHAT,PACKAGE,APT_OPTIONS,OTHERWISE) is a recipe
+# line. When the shell command CHECK fails, it installs the Debian package PACKAGE
+# with apt-get (through sudo unless root; APT_OPTIONS may be empty); where there
+# is no apt-get, it runs OTHERWISE: a message, and `exit 1` when the target cannot
+# go on without it. Messages with commas are passed as variables (make splits
+# call arguments at commas).
+define install-if-missing
+@if ! { $(1); } >/dev/null 2>&1; then \
+	if command -v apt-get >/dev/null 2>&1; then \
+		echo "==> $(2) not found: installing $(3) with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(4) $(3) >/dev/null; \
+	else \
+		$(5); \
+	fi; \
+fi
+endef
+
 # xxHash is a system header (CRegistry compiles it inline; nothing links the
 # library): install it (Debian/Ubuntu) when the compiler cannot find xxhash.h.
 HAVE_XXHASH_H = echo '\#include <xxhash.h>' | $(CLANG) -E -x c - >/dev/null 2>&1
+NO_XXHASH_H := echo "xxhash.h not found. Install xxHash (Debian/Ubuntu: libxxhash-dev) where the compiler finds its headers." >&2; exit 1
 deps:
-	@if ! $(HAVE_XXHASH_H); then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> xxhash.h not found: installing libxxhash-dev with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libxxhash-dev >/dev/null; \
-		else \
-			echo "xxhash.h not found. Install xxHash (Debian/Ubuntu: libxxhash-dev) where the compiler finds its headers." >&2; exit 1; \
-		fi; \
-	fi
+	$(call install-if-missing,$(HAVE_XXHASH_H),xxhash.h,libxxhash-dev,,$(NO_XXHASH_H))
 	@$(HAVE_XXHASH_H) && echo "==> xxhash.h found"
 
 # Graphviz's dot, which the DOT rendering test and `make graph` run: installed with
 # apt-get where that is possible (without it, the test checks the DOT text only).
+NO_GRAPHVIZ := echo "==> Graphviz not found (Homebrew: graphviz): the DOT test checks the text only"
 graphviz:
-	@if ! command -v dot >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> dot not found: installing graphviz with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz >/dev/null; \
-		else \
-			echo "==> Graphviz not found (Homebrew: graphviz): the DOT test checks the text only"; \
-		fi; \
-	fi
+	$(call install-if-missing,command -v dot,dot,graphviz,,$(NO_GRAPHVIZ))
 
 # The C table must compile without a single warning.
 c-warnings: deps
@@ -205,15 +211,9 @@ load: deps load-wrk
 		--rounds $(LOAD_ROUNDS)
 
 .PHONY: load-wrk
+NO_WRK := echo "wrk not found: install it (Debian/Ubuntu: apt-get install wrk, Homebrew: wrk)." >&2; exit 1
 load-wrk:
-	@if ! command -v wrk >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> wrk not found: installing it with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk >/dev/null; \
-		else \
-			echo "wrk not found: install it (Debian/Ubuntu: apt-get install wrk, Homebrew: wrk)." >&2; exit 1; \
-		fi; \
-	fi
+	$(call install-if-missing,command -v wrk,wrk,wrk,,$(NO_WRK))
 
 asan: deps
 	@echo "==> swift test under AddressSanitizer"
@@ -276,15 +276,10 @@ bench-smoke: deps bench-deps
 	@echo "bench-smoke OK: $$(grep -c '^| ' Benchmarks/results/summary.md) table rows, both plots, the harness's Markdown"
 
 # The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
+HAVE_MATPLOTLIB := python3 -c 'import matplotlib' || /usr/bin/python3 -c 'import matplotlib'
+NO_MATPLOTLIB := echo "==> matplotlib not found: the tables are complete, the plots are not drawn (pip install matplotlib)"
 bench-deps:
-	@if ! python3 -c 'import matplotlib' 2>/dev/null && ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> matplotlib not found (for the plots): installing python3-matplotlib with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends python3-matplotlib >/dev/null; \
-		else \
-			echo "==> matplotlib not found: the tables are complete, the plots are not drawn (pip install matplotlib)"; \
-		fi; \
-	fi
+	$(call install-if-missing,$(HAVE_MATPLOTLIB),matplotlib (for the plots),python3-matplotlib,--no-install-recommends,$(NO_MATPLOTLIB))
 
 # Instructions per operation for the resolver scenarios, from valgrind's callgrind on a
 # release build with DWARF 4 debug info (Benchmarks/.build-callgrind).
@@ -319,15 +314,9 @@ bench-async-instructions: deps bench-valgrind
 	done
 
 .PHONY: bench-valgrind
+NO_VALGRIND := echo "valgrind not found: install it (Debian/Ubuntu: apt-get install valgrind)." >&2; exit 1
 bench-valgrind:
-	@if ! command -v valgrind >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> valgrind not found: installing it with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind >/dev/null; \
-		else \
-			echo "valgrind not found: install it (Debian/Ubuntu: apt-get install valgrind)." >&2; exit 1; \
-		fi; \
-	fi
+	$(call install-if-missing,command -v valgrind,valgrind,valgrind,,$(NO_VALGRIND))
 
 clean:
 	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build
