@@ -1,6 +1,8 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
-#   make test     the whole test suite (installs libxxhash-dev and graphviz if missing)
+#   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
+#                 engine-boundary, build-warnings, test-swift, test-probes, test-example, docs
+#                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
 #                 bench-async-instructions (a cached resolve, sync and resolveAsync)
 #   make asan     tests under AddressSanitizer, plus a leak check
@@ -28,7 +30,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions example example-server test-first-build load clean
 
 all: test
 
@@ -85,9 +87,21 @@ build-warnings: deps
 	@echo "==> swift build (warnings are errors)"
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
-test: c-warnings engine-boundary build-warnings graphviz
+# The whole test suite, as steps that each run alone too (make test-probes, ...).
+test: c-warnings engine-boundary build-warnings test-swift test-probes test-example docs
+
+# The package's tests (Swift Testing), warnings as errors. Graphviz lets the DOT
+# test render what it draws.
+test-swift: deps graphviz
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+# The packages that use the library as apps do: the app written for the original
+# (Swift 5 mode, debug and release), the API probe (every public declaration of
+# 1.5.1, Swift 5 and Swift 6 modes) and an app module with default MainActor
+# isolation, whose one warning about a main-actor factory it checks.
+DEFAULT_ISOLATION_ERR := Tests/DefaultIsolationApp/.build/default-isolation.err
+test-probes: deps
 	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"
 	$(SWIFT) run --package-path Tests/Swift5App -c debug Swift5App
 	$(SWIFT) run --package-path Tests/Swift5App -c release Swift5App
@@ -97,17 +111,19 @@ test: c-warnings engine-boundary build-warnings graphviz
 	$(SWIFT) run --package-path Tests/APIProbe --skip-build APIProbe6
 	@echo "==> Tests/DefaultIsolationApp: an app module with default MainActor isolation (warnings are errors)"
 	$(SWIFT) build --package-path Tests/DefaultIsolationApp -Xswiftc -warnings-as-errors
-	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> .build/default-isolation.err
-	@grep -q "'SettingsViewModel' was registered from the main actor (MainActor)" .build/default-isolation.err
-	@test "$$(grep -c 'was registered from the main actor' .build/default-isolation.err)" = 1
+	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> $(DEFAULT_ISOLATION_ERR)
+	@grep -q "'SettingsViewModel' was registered from the main actor (MainActor)" $(DEFAULT_ISOLATION_ERR)
+	@test "$$(grep -c 'was registered from the main actor' $(DEFAULT_ISOLATION_ERR))" = 1
+
+# The example app, and what it prints.
+test-example: deps
 	@echo "==> Examples/ResolverExample (checks what it prints)"
+	@mkdir -p .build
 	@$(SWIFT) run ResolverExample > .build/example.out
 	@grep -q "one application-wide instance: true, 1 line(s) logged" .build/example.out
 	@grep -q "after a second view model: 2 line(s) logged" .build/example.out
 	@grep -q "staging:  sunny in Porto (from https://staging.example.com)" .build/example.out
 	@echo "example OK"
-	@echo "==> the documentation builds without warnings (make docs)"
-	@$(MAKE) --no-print-directory docs
 
 example: deps
 	$(SWIFT) run ResolverExample
