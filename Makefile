@@ -17,6 +17,8 @@
 #   make example-server  builds and tests Examples/Server (a Hummingbird app; minutes)
 #   make load     Examples/Server under wrk, Resolver and Swinject wirings side by side
 #   make graph    Examples/Server's dependency graph, drawn into Examples/Server/graph.svg
+#   make clean    removes what the builds made: the library's, the test and example packages',
+#                 the benchmark package's (Benchmarks/.build*) and its results
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -334,5 +336,11 @@ NO_VALGRIND := echo "valgrind not found: install it (Debian/Ubuntu: apt-get inst
 bench-valgrind:
 	$(call install-if-missing,command -v valgrind,valgrind,valgrind,,$(NO_VALGRIND))
 
+# Everything the targets build: the library's folders, the test and example
+# packages', the first-build app's, and the benchmark package's builds
+# (Benchmarks/.build, .build-base, .build-callgrind, ...) and results.
 clean:
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build \
+		Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build \
+		$(FIRST_BUILD_PACKAGE)/.build $(FIRST_BUILD_SCRATCH) \
+		Benchmarks/.build Benchmarks/.build-* Benchmarks/results
