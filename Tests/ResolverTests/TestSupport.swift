@@ -105,7 +105,12 @@ struct ProgramRun {
 /// loaded `.xctest` bundle, the running executable and `argv[0]`, walk up
 /// until a directory holds `name`.
 func builtProgram(_ name: String) -> URL? {
-    var starts: [URL] = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map(\.bundleURL)
+    var starts: [URL] = []
+    #if canImport(Darwin)
+    // Only macOS loads the tests as a bundle. (Debian's Foundation 6.2.3
+    // crashes in Bundle.allBundles, so Linux does not ask.)
+    starts += Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map(\.bundleURL)
+    #endif
     starts += [Bundle.main.executableURL, CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }].compactMap { $0 }
     for start in starts {
         var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
