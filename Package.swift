@@ -23,20 +23,15 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The xxHash header from the system's include path (Debian's
-        // libxxhash-dev; `make deps` installs it). Only the header: CRegistry
-        // compiles XXH3 inline, so nothing links libxxhash and apps do not
-        // need it at run time. No pkg-config: its `--libs` would add
-        // -lxxhash to every app's link.
-        .systemLibrary(
-            name: "CXXHash",
-            path: "Sources/CXXHash"
-        ),
         // The C core: the table, read sections and deferred release, the
-        // writers' mutex, atomic cells (DESIGN.md).
+        // writers' mutex, atomic cells (DESIGN.md). It hashes with xxHash,
+        // from the system header xxhash.h (Debian/Ubuntu: libxxhash-dev;
+        // macOS: brew install xxhash), which crg_xxhash.h includes, or stops
+        // the build with what to install. XXH3 compiles inline: no target
+        // and no linker setting here, so nothing links libxxhash and apps
+        // do not need it at run time.
         .target(
             name: "CRegistry",
-            dependencies: ["CXXHash"],
             path: "Sources/CRegistry",
             cSettings: internalChecks
         ),

@@ -30,8 +30,7 @@
 
 /* The whole of XXH3 is compiled into this file, so hashing a 16-byte key is a
  * few inlined instructions and nothing links against libxxhash. */
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "crg_xxhash.h"
 
 #include "crg_private.h"
 
