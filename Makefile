@@ -76,11 +76,19 @@ c-warnings: deps
 	@echo '#include "cregistry.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
 
 # Only the engine (Sources/Resolver/Engine) calls into the C core or handles
-# raw pointers; the files that define the public API stay typed (DESIGN.md,
-# "The engine layer").
+# raw pointers (DESIGN.md, "The engine layer"): not the files that define the
+# public API, not ResolverTesting, and not the packages and tests that use the
+# library as apps do. (Tests/ResolverTests and Tests/Programs test the engine
+# itself, white-box.) A module of its own with `package` access cannot draw
+# this line: the engine extends the public classes (Resolver,
+# ResolverRegistration, ResolverScope) with their stored state.
+ENGINE_BOUNDARY_PATTERN := crg_|import CRegistry|Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|OpaquePointer|Unmanaged<|unsafeBitCast
+API_CLIENTS := Sources/ResolverTesting Tests/ResolverTestingTests Tests/Swift5App Tests/APIProbe \
+	Tests/DefaultIsolationApp Tests/FirstBuildApp Examples
 engine-boundary:
-	@echo "==> engine boundary: no crg_ call, CRegistry import or raw pointer outside Sources/Resolver/Engine"
-	@if grep -nE 'crg_|import CRegistry|Unsafe(Mutable)?RawPointer|OpaquePointer|Unmanaged<' Sources/Resolver/*.swift; then \
+	@echo "==> engine boundary: no C call, CRegistry import, raw pointer or unsafeBitCast outside Sources/Resolver/Engine"
+	@if grep -nE '$(ENGINE_BOUNDARY_PATTERN)' Sources/Resolver/*.swift \
+		$$(find $(API_CLIENTS) -name '*.swift' -not -path '*/.build*'); then \
 		echo "error: the lines above belong in Sources/Resolver/Engine" >&2; exit 1; \
 	fi
 
@@ -233,17 +241,21 @@ NO_WRK := echo "wrk not found: install it (Debian/Ubuntu: apt-get install wrk, H
 load-wrk:
 	$(call install-if-missing,command -v wrk,wrk,wrk,,$(NO_WRK))
 
+# The sanitizer runs also build the C core with its internal checks: every
+# table write checks the table's layout (Package.swift, RESOLVER_INTERNAL_CHECKS).
+INTERNAL_CHECKS := RESOLVER_INTERNAL_CHECKS=1
+
 asan: deps
-	@echo "==> swift test under AddressSanitizer"
-	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(SWIFT) test --scratch-path .build-asan --sanitize=address
+	@echo "==> swift test under AddressSanitizer, with the C core's internal checks"
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(INTERNAL_CHECKS) $(SWIFT) test --scratch-path .build-asan --sanitize=address
 	@echo "==> LeakSanitizer on ResolverLeakCheck (test runners keep allocations of their own)"
-	@set -o pipefail; $(SWIFT) build --scratch-path .build-asan --sanitize=address --product ResolverLeakCheck 2>&1 \
+	@set -o pipefail; $(INTERNAL_CHECKS) $(SWIFT) build --scratch-path .build-asan --sanitize=address --product ResolverLeakCheck 2>&1 \
 		| { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
-	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 "$$($(SWIFT) build --scratch-path .build-asan --sanitize=address --show-bin-path)/ResolverLeakCheck"
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 "$$($(INTERNAL_CHECKS) $(SWIFT) build --scratch-path .build-asan --sanitize=address --show-bin-path)/ResolverLeakCheck"
 
 ubsan: deps
-	@echo "==> swift test with UndefinedBehaviorSanitizer on the C code"
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --scratch-path .build-ubsan \
+	@echo "==> swift test with UndefinedBehaviorSanitizer on the C code, with the C core's internal checks"
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(INTERNAL_CHECKS) $(SWIFT) test --scratch-path .build-ubsan \
 		-Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
 		-Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined
 
@@ -296,8 +308,13 @@ bench-smoke: deps bench-deps
 # The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
 HAVE_MATPLOTLIB := python3 -c 'import matplotlib' || /usr/bin/python3 -c 'import matplotlib'
 NO_MATPLOTLIB := echo "==> matplotlib not found: the tables are complete, the plots are not drawn (pip install matplotlib)"
+# Toolchains before Swift 6.3 read the harness's Package@swift-6.2.swift, which
+# counts mallocs through jemalloc (pkg-config's jemalloc: Debian's libjemalloc-dev).
+HAVE_HARNESS_MALLOC_COUNTS = $(SWIFT) --version 2>&1 | grep -qE 'Swift version (6\.([3-9]|[1-9][0-9])|[7-9]\.)' || pkg-config --exists jemalloc
+NO_JEMALLOC := echo "==> jemalloc not found: install it (Homebrew: jemalloc) for the harness's malloc counts" >&2; exit 1
 bench-deps:
 	$(call install-if-missing,$(HAVE_MATPLOTLIB),matplotlib (for the plots),python3-matplotlib,--no-install-recommends,$(NO_MATPLOTLIB))
+	$(call install-if-missing,$(HAVE_HARNESS_MALLOC_COUNTS),jemalloc (the harness's malloc counts before Swift 6.3),libjemalloc-dev pkg-config,--no-install-recommends,$(NO_JEMALLOC))
 
 # Instructions per operation for the resolver scenarios, from valgrind's callgrind on a
 # release build with DWARF 4 debug info (Benchmarks/.build-callgrind).
