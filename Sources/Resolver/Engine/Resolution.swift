@@ -49,9 +49,8 @@ extension Optional where Wrapped == UnsafePointer<Any?> {
 /// (`given: Resolver?`), not inside it: a strong reference passed as a
 /// parameter is the caller's guarantee, passed down without a reference
 /// count, while one stored in the request would be copied into it (a retain
-/// and a release on every resolve that builds an instance: +53 instructions
-/// for a transient resolve, measured with `make bench-instructions`), and an
-/// unowned one would be retained around every call it is passed to.
+/// and a release on every resolve that builds an instance), and an unowned
+/// one would be retained around every call it is passed to.
 @frozen
 @usableFromInline
 struct ResolveRequest {
