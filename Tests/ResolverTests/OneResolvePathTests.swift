@@ -32,41 +32,6 @@ extension IndependentTests {
     /// build-once with one generation rule (DESIGN.md, S4), one place that
     /// records graph edges.
     @Suite struct OneResolvePath {
-        /// A reset (a logout) while an async build runs: the tasks that asked
-        /// before the reset share the build's instance, which is not kept; the
-        /// tasks that ask after it never join that build, and share one new
-        /// instance, which is kept.
-        @Test func tasksAskingAfterAResetNeverGetTheInstanceBuiltBeforeIt() async {
-            let resolver = Resolver()
-            let scope = ResolverScopeCache()
-            let gate = Gate()
-            let runs = Counter()
-            resolver.register { () async -> AsyncSession? in
-                runs.increment()
-                await gate.wait()
-                return await AsyncSession()
-            }.scope(scope)
-
-            let before = (0..<21).map { _ in Task { ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self)) } }
-            #expect(await eventually(within: 10) { await gate.arrivals == 1 })
-            // Let the other 20 reach the build and join it.
-            for _ in 0..<50 { await Task.yield() }
-            scope.reset()
-            let after = (0..<20).map { _ in Task { ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self)) } }
-            #expect(await eventually(within: 10) { await gate.arrivals == 2 })
-            await gate.openUp()
-
-            var beforeIDs = Set<ObjectIdentifier>()
-            for task in before { beforeIDs.insert(await task.value) }
-            var afterIDs = Set<ObjectIdentifier>()
-            for task in after { afterIDs.insert(await task.value) }
-            #expect(afterIDs.count == 1, "the tasks that asked after the reset share one instance")
-            #expect(beforeIDs.isDisjoint(with: afterIDs), "no task that asked after the reset got an instance built before it")
-            #expect(runs.count == 2)
-            let kept = ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self))
-            #expect(afterIDs == [kept], "the post-reset build is the one kept")
-        }
-
         /// The same with threads: a thread that asks after the reset builds
         /// anew at once, rather than waiting for the build that began before
         /// it (which here waits for that thread's own resolve to return).
@@ -155,6 +120,48 @@ extension IndependentTests {
             #expect(made.count == 1)
             #expect(resolver.resolve(Leaf.self).id != first, "nothing built before the reset is kept")
             #expect(made.count == 2)
+        }
+    }
+}
+
+extension ResolverTests {
+    /// The async half of `OneResolvePath`, run while no other test runs: the
+    /// tasks it starts and the main-actor hop it makes must not wait for a
+    /// cooperative thread that a parallel test is blocking.
+    @Suite struct OneResolvePathAsync {
+        /// A reset (a logout) while an async build runs: the tasks that asked
+        /// before the reset share the build's instance, which is not kept; the
+        /// tasks that ask after it never join that build, and share one new
+        /// instance, which is kept.
+        @Test func tasksAskingAfterAResetNeverGetTheInstanceBuiltBeforeIt() async {
+            let resolver = Resolver()
+            let scope = ResolverScopeCache()
+            let gate = Gate()
+            let runs = Counter()
+            resolver.register { () async -> AsyncSession? in
+                runs.increment()
+                await gate.wait()
+                return await AsyncSession()
+            }.scope(scope)
+
+            let before = (0..<21).map { _ in Task { ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self)) } }
+            #expect(await eventually(within: 10) { await gate.arrivals == 1 })
+            // Let the other 20 reach the build and join it.
+            for _ in 0..<50 { await Task.yield() }
+            scope.reset()
+            let after = (0..<20).map { _ in Task { ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self)) } }
+            #expect(await eventually(within: 10) { await gate.arrivals == 2 })
+            await gate.openUp()
+
+            var beforeIDs = Set<ObjectIdentifier>()
+            for task in before { beforeIDs.insert(await task.value) }
+            var afterIDs = Set<ObjectIdentifier>()
+            for task in after { afterIDs.insert(await task.value) }
+            #expect(afterIDs.count == 1, "the tasks that asked after the reset share one instance")
+            #expect(beforeIDs.isDisjoint(with: afterIDs), "no task that asked after the reset got an instance built before it")
+            #expect(runs.count == 2)
+            let kept = ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self))
+            #expect(afterIDs == [kept], "the post-reset build is the one kept")
         }
 
         /// `verify()` records the edges async factories make through
