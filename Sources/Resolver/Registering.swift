@@ -350,22 +350,132 @@ extension Resolver {
         Resolver.register(self, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
     }
 
+    /// Registers a factory of typed arguments, in `main`:
+    /// `register(arguments: Int.self, String.self) { r, id, name in UserViewModel(id: id, name: name) }`,
+    /// resolved with `resolve(UserViewModel.self, arguments: 42, "ada")`.
+    ///
+    /// One or more arguments, of any types. A resolve whose argument list
+    /// differs (in count or types) stops with a message that names both
+    /// lists. A caching scope keeps one instance per argument list, so the
+    /// arguments of a caching registration must be `Hashable` (`scope(_:)`
+    /// stops otherwise).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - first: the type of the first argument.
+    ///   - rest: the types of the others, if any.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out (see the plain `register`).
+    ///   - factory: makes the service from the resolving container and the arguments; returning
+    ///     nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                    isolation: (any Actor)? = #isolation,
+                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
+        -> ResolverOptions<Service> {
+        register(nil, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+                 MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers a main-actor factory of typed arguments, in `main`:
+    /// `register(arguments: User.self) { @MainActor r, user in ProfileViewModel(user: user) }`.
+    ///
+    /// - Parameters: as the plain `register(arguments:)`; the factory runs on the main actor only.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                    isolation: (any Actor)? = #isolation,
+                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
+        -> ResolverOptions<Service> {
+        register(nil, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers an async factory of typed arguments, in `main`:
+    /// `register(arguments: Int.self) { r, id in await ProfileStore(id: id) }`, resolved with
+    /// `await resolveAsync(ProfileStore.self, arguments: 42)`.
+    ///
+    /// - Parameters: as the plain `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                    isolation: (any Actor)? = #isolation,
+                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
+        -> ResolverOptions<Service> {
+        register(nil, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers a factory of typed arguments in this container (see the
+    /// static `register(arguments:)`).
+    ///
+    /// - Parameters: as the static `register(arguments:)`.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   isolation: (any Actor)? = #isolation,
+                                                   factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
+        -> ResolverOptions<Service> {
+        Resolver.register(self, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+                          MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers a main-actor factory of typed arguments in this container.
+    ///
+    /// - Parameters: as the static `register(arguments:)`; the factory runs on the main actor only.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   isolation: (any Actor)? = #isolation,
+                                                   factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
+        -> ResolverOptions<Service> {
+        Resolver.register(self, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
+                          ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers an async factory of typed arguments in this container.
+    ///
+    /// - Parameters: as the static `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public final func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   isolation: (any Actor)? = #isolation,
+                                                   factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
+        -> ResolverOptions<Service> {
+        Resolver.register(self, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
+                          ArgumentList(first, repeat (each B).self))
+    }
+
     /// The funnel every `register` calls: stores a new registration with
-    /// `factory` and the default scope in `container` (nil: `main`), under one
-    /// lock pair. The registration it replaces is retired, and released after
-    /// unlocking.
+    /// `factory` (of the typed argument list `arguments`, if any) and the
+    /// default scope in `container` (nil: `main`), under one lock pair. The
+    /// registration it replaces is retired, and released after unlocking.
     @inlinable
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
                                   _ factory: ResolverRegistration<Service>.Factory,
-                                  _ registeredOnMainActor: Bool) -> ResolverOptions<Service> {
+                                  _ registeredOnMainActor: Bool, _ arguments: ArgumentList? = nil) -> ResolverOptions<Service> {
         let (registration, target, rc) = registry.write {
             let target = container ?? registry.main
             let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                                    registeredOnMainActor: registeredOnMainActor)
+                                                    registeredOnMainActor: registeredOnMainActor, arguments: arguments)
             return (registration, target, target.putLocked(registration))
         }
         if rc != 0 {
             registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
+        }
+        if arguments != nil {
+            registration.checkArgumentsCanBeCachedInItsScope()
         }
         return ResolverOptions(registration: registration, container: target)
     }

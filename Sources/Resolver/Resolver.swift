@@ -223,7 +223,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
-        if let service: Service = resolveService(in: nil, name: name, arguments: nil) {
+        if let service: Service = resolveService(in: nil, name: name, arguments: .none) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -256,7 +256,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
-        if let service: Service = Resolver.resolveService(in: self, name: name, arguments: nil) {
+        if let service: Service = Resolver.resolveService(in: self, name: name, arguments: .none) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -288,7 +288,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
-        resolveService(in: nil, name: name, arguments: nil)
+        resolveService(in: nil, name: name, arguments: .none)
     }
 
     /// Resolves a `Service` from `root` with `args`, or nil where `resolve`
@@ -314,7 +314,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
-        Resolver.resolveService(in: self, name: name, arguments: nil)
+        Resolver.resolveService(in: self, name: name, arguments: .none)
     }
 
     /// Resolves a `Service` from this container (and its children) with
@@ -329,5 +329,68 @@ public final class Resolver: @unchecked Sendable {
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
+    }
+
+    // MARK: - Typed arguments
+
+    /// Resolves a `Service` registered with typed arguments
+    /// (`register(arguments:)`) from `root`, passing `arguments` to its
+    /// factory: `Resolver.resolve(UserViewModel.self, arguments: 42, "ada")`.
+    /// Stops when none is registered, when its factory returns nil, or when
+    /// the argument list differs from the registration's (the message names
+    /// both).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name.
+    ///   - first: the first argument.
+    ///   - rest: the others, if any.
+    @inlinable
+    public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A, _ rest: repeat each B) -> Service {
+        if let service: Service = withTypedArguments(first, repeat each rest, body: {
+            resolveService(in: nil, name: name, arguments: $0)
+        }) {
+            return service
+        }
+        notResolved(Service.self, name: name, in: nil)
+    }
+
+    /// Resolves a `Service` registered with typed arguments from `root`, or
+    /// nil when none is registered or its factory returns nil (a different
+    /// argument list still stops).
+    ///
+    /// - Parameters: as `resolve(_:name:arguments:_:)`.
+    @inlinable
+    public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                    arguments first: A, _ rest: repeat each B) -> Service? {
+        withTypedArguments(first, repeat each rest, body: { resolveService(in: nil, name: name, arguments: $0) })
+    }
+
+    /// Resolves a `Service` registered with typed arguments from this
+    /// container (and its children); see the static
+    /// `resolve(_:name:arguments:_:)`.
+    ///
+    /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
+    @inlinable
+    public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                  arguments first: A, _ rest: repeat each B) -> Service {
+        if let service: Service = withTypedArguments(first, repeat each rest, body: {
+            Resolver.resolveService(in: self, name: name, arguments: $0)
+        }) {
+            return service
+        }
+        Resolver.notResolved(Service.self, name: name, in: self)
+    }
+
+    /// Resolves a `Service` registered with typed arguments from this
+    /// container (and its children), or nil; see the static
+    /// `optional(_:name:arguments:_:)`.
+    ///
+    /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
+    @inlinable
+    public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A, _ rest: repeat each B) -> Service? {
+        withTypedArguments(first, repeat each rest, body: { Resolver.resolveService(in: self, name: name, arguments: $0) })
     }
 }

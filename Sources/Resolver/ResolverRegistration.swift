@@ -29,6 +29,11 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let factory: Factory
+    /// Its typed argument list (`register(arguments:)`), or nil.
+    @usableFromInline let argumentList: ArgumentList?
+    /// `argumentList`'s identity, which the resolve path compares with a
+    /// call's list (nil: no typed arguments).
+    @usableFromInline let argumentTypes: ObjectIdentifier?
     /// `factory.isolation`, kept for the paths that branch on it.
     @usableFromInline let isolation: FactoryIsolation
     /// Whether `register` was called on the main actor (`#isolation`): a
@@ -90,11 +95,14 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
 
     /// A registration made by `register`.
     @usableFromInline
-    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false) {
+    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false,
+         arguments: ArgumentList? = nil) {
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         key = Int(bitPattern: UInt(typeID))
         self.name = name
         self.factory = factory
+        argumentList = arguments
+        argumentTypes = arguments?.identity
         isolation = factory.isolation
         self.registeredOnMainActor = registeredOnMainActor
         handMadeCacheName = nil
@@ -122,6 +130,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.key = key
         self.name = name
         self.factory = .anyArguments(factory)
+        argumentList = nil
+        argumentTypes = nil
         isolation = .none
         registeredOnMainActor = false
         if key == Int(bitPattern: UInt(typeID)) {
@@ -197,6 +207,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Sets the scope (under the registry mutex); the old one, and the memo
     /// of its cached entry, are retired.
     final func setScope(_ scope: ResolverScope) {
+        checkArgumentsCanBeCached(in: scope)
         registry.write {
             guard scope !== scopeStorage else { return }
             retire(scopeStorage)

@@ -49,6 +49,23 @@ extension Resolver {
             return await pending.finish(args)
         }
     }
+
+    /// Resolves `Service` in `container` (nil: `root`) from async code, with
+    /// typed arguments boxed (they may cross a suspension or an actor hop).
+    @inlinable
+    nonisolated(nonsending)
+    static func resolveServiceAsync<Service>(in container: Resolver?, name: Resolver.Name?,
+                                             boxed arguments: some TypedArgumentsBoxing) async -> Service? {
+        let step = arguments.withArguments { pointer in
+            resolve(in: container, name: name, pointer, AsyncStartPath<Service>.self)
+        }
+        switch step {
+        case .done(let service):
+            return service
+        case .pending(let pending):
+            return await pending.finish(arguments)
+        }
+    }
 }
 
 /// Where the synchronous start of `resolveAsync` got to.

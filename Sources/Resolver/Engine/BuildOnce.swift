@@ -39,6 +39,9 @@ final class Flight: @unchecked Sendable {
 
     let typeID: UInt64
     let name: Resolver.Name?
+    /// A typed registration's argument list (its instance is kept per list:
+    /// `ArgumentInstances`), or nil.
+    let argumentsKey: [AnyHashable]?
     /// The scope's generation when the build began.
     let generation: UInt64
     /// "Type" or "Type:name", for messages.
@@ -56,17 +59,21 @@ final class Flight: @unchecked Sendable {
     /// How many threads and tasks wait for it (the tests read it).
     private(set) var waiting = 0
 
-    init(typeID: UInt64, name: Resolver.Name?, generation: UInt64, description: String, owner: ResolutionContext?) {
+    init(typeID: UInt64, name: Resolver.Name?, argumentsKey: [AnyHashable]?, generation: UInt64, description: String,
+         owner: ResolutionContext?) {
         self.typeID = typeID
         self.name = name
+        self.argumentsKey = argumentsKey
         self.generation = generation
         self.description = description
         self.owner = owner
     }
 
-    /// Whether this flight builds the key (`typeID`, `name`) in `generation`.
-    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, in generation: UInt64) -> Bool {
-        self.typeID == typeID && self.name == name && self.generation == generation
+    /// Whether this flight builds the key (`typeID`, `name`, argument list)
+    /// in `generation`.
+    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, _ argumentsKey: [AnyHashable]?,
+                    in generation: UInt64) -> Bool {
+        self.typeID == typeID && self.name == name && self.generation == generation && self.argumentsKey == argumentsKey
     }
 
     /// The outcome as a `Service?`; nil (`.none`) when the flight was
@@ -181,18 +188,28 @@ extension ResolverScope {
     /// flight of the current generation for the key, else a new flight.
     /// `handMade`: the key is a hand-made registration's, whose entry holds
     /// `Any` (`resolveHandMade`). The mutex must be held.
-    func startBuildLocked<Service>(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?, handMade: Bool,
-                                   description: @autoclosure () -> String, owner: ResolutionContext?,
-                                   as type: Service.Type) -> BuildStart<Service> {
+    func startBuildLocked<Service>(_ key: RegistryKey, of registration: ResolverRegistration<Service>,
+                                   argumentsKey: [AnyHashable]?, handMade: Bool, owner: ResolutionContext?)
+        -> BuildStart<Service> {
         registry.assertLocked()
-        if let cached = handMade ? anyInstance(key, as: Service.self) : cachedInstance(key, as: Service.self) {
+        let cached: Service?
+        if let argumentsKey {
+            cached = argumentInstance(registration, argumentsKey, as: Service.self)
+        } else {
+            cached = handMade ? anyInstance(key, as: Service.self) : cachedInstance(key, as: Service.self)
+        }
+        if let cached {
             return .cached(cached)
         }
+        let (typeID, name) = handMade
+            ? (ResolverRegistration<Service>.handMadeCacheType, registration.handMadeCacheName)
+            : (registration.typeID, registration.name)
         let generation = self.generation
-        if let flight = building.first(where: { $0.isBuilding(typeID, name, in: generation) }) {
+        if let flight = building.first(where: { $0.isBuilding(typeID, name, argumentsKey, in: generation) }) {
             return .join(flight)
         }
-        let flight = Flight(typeID: typeID, name: name, generation: generation, description: description(), owner: owner)
+        let flight = Flight(typeID: typeID, name: name, argumentsKey: argumentsKey, generation: generation,
+                            description: registration.keyDescription, owner: owner)
         building.append(flight)
         return .build(flight)
     }
@@ -201,11 +218,13 @@ extension ResolverScope {
     /// flight's, and ends the flight with it. The mutex must be held; resume
     /// the returned waiters after releasing it.
     func finishBuildLocked<Service>(_ flight: Flight, _ service: Service?, _ key: RegistryKey,
-                                    handMade: Bool) -> Flight.Waiters {
+                                    of registration: ResolverRegistration<Service>, handMade: Bool) -> Flight.Waiters {
         registry.assertLocked()
         building.removeAll { $0 === flight }
         if let service, flight.generation == generation {
-            if handMade {
+            if let argumentsKey = flight.argumentsKey {
+                storeArgumentInstanceLocked(service, registration, argumentsKey)
+            } else if handMade {
                 storeLocked(service as Any, key)
             } else {
                 storeLocked(service, key)
@@ -252,13 +271,11 @@ extension ResolverScope {
             resolverFailure(ResolverRegistration<Service>.asyncFactoryMessage(registration.name), kind: .other)
         }
         let context = ResolutionContext.current
-        let (typeID, name) = handMade
-            ? (ResolverRegistration<Service>.handMadeCacheType, registration.handMadeCacheName)
-            : (registration.typeID, registration.name)
+        let argumentsKey = handMade ? nil : registration.argumentsKey(request.arguments)
         while true {
             let step = registry.withLock { () -> ThreadBuildStep<Service> in
-                switch startBuildLocked(request.key, typeID: typeID, name: name, handMade: handMade,
-                                        description: registration.keyDescription, owner: context, as: Service.self) {
+                switch startBuildLocked(request.key, of: registration, argumentsKey: argumentsKey, handMade: handMade,
+                                        owner: context) {
                 case .cached(let service):
                     return .done(service)
                 case .build(let flight):
@@ -295,7 +312,7 @@ extension ResolverScope {
                                                            given: given, section)
                 registry.withLock {
                     context.noteBuildEndedLocked(flight)
-                    return finishBuildLocked(flight, service, request.key, handMade: handMade)
+                    return finishBuildLocked(flight, service, request.key, of: registration, handMade: handMade)
                 }.resume()
                 return service
             }
@@ -309,11 +326,11 @@ extension ResolverScope {
     nonisolated(nonsending)
     func buildOnceAsync<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?,
                                  _ parent: AsyncFrame) async -> Service? {
+        let argumentsKey = registration.argumentsKey(boxed: args)
         while true {
             let start: BuildStart<Service> = withRegistryKey(Service.self, registration.name) { key in
                 registry.withLock {
-                    startBuildLocked(key, typeID: registration.typeID, name: registration.name, handMade: false,
-                                     description: registration.keyDescription, owner: nil, as: Service.self)
+                    startBuildLocked(key, of: registration, argumentsKey: argumentsKey, handMade: false, owner: nil)
                 }
             }
             let flight: Flight
@@ -341,7 +358,7 @@ extension ResolverScope {
                     withRegistryKey(Service.self, registration.name) { key in
                         registry.write {
                             verifying?.noteBuildEndedLocked(flight)
-                            return scope.finishBuildLocked(flight, service, key, handMade: false)
+                            return scope.finishBuildLocked(flight, service, key, of: registration, handMade: false)
                         }
                     }.resume()
                 }

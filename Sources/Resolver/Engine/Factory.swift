@@ -23,6 +23,10 @@ extension ResolverRegistration {
         case mainActor(MainActorFactory, takesArguments: Bool)
         /// An async factory, in any shape: `resolveAsync` only.
         case async(AsyncFactory, takesArguments: Bool)
+        /// `register(arguments: Int.self) { r, id in … }`: a plain factory of
+        /// typed arguments. (`@MainActor` and async factories of typed
+        /// arguments are `.mainActor` and `.async` ones that unbox them.)
+        case typed(TypedFactory)
     }
 
     /// A main-actor factory of any shape, as stored.
@@ -38,7 +42,7 @@ extension ResolverRegistration.Factory {
     @inlinable
     var isolation: FactoryIsolation {
         switch self {
-        case .plain, .resolver, .arguments, .anyArguments: return .none
+        case .plain, .resolver, .arguments, .anyArguments, .typed: return .none
         case .mainActor: return .mainActor
         case .async: return .async
         }
@@ -51,7 +55,7 @@ extension ResolverRegistration.Factory {
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
         case .plain, .resolver: return false
-        case .arguments: return true
+        case .arguments, .typed: return true
         case .anyArguments: return forwardsTo?() ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
         }
@@ -67,6 +71,7 @@ extension ResolverRegistration.Factory {
         case .resolver(let factory): return { resolver, _ in factory(resolver) }
         case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
         case .anyArguments(let factory): return factory
+        case .typed(let typed): return typed.anyArgumentsForm(name: name)
         case .mainActor(let factory, _):
             return { resolver, args in ResolverRegistration.callOnMainActor(factory, name, resolver, args) }
         case .async:
@@ -88,6 +93,7 @@ extension ResolverRegistration.Factory {
         case .resolver(let factory): return Producer.WithResolver(factory)
         case .arguments(let factory): return Producer.WithArguments(factory)
         case .anyArguments(let factory): return Producer.WithAnyArguments(factory)
+        case .typed(let typed): return typed.makeProducer(name: name)
         case .mainActor(let factory, _): return Producer.OnMainActor(factory, name)
         case .async: return Producer.AsyncOnly(name)
         }

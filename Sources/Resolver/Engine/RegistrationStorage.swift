@@ -72,7 +72,7 @@ extension ResolverRegistration {
 
     /// `resolve(resolver:args:)`: through the scope, from `resolver`.
     func resolveThroughScope(_ resolver: Resolver, _ args: Any?) -> Service? {
-        withArguments(args) { arguments in
+        withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, name) { key in
                 if Published.detours.load() != 0 {
                     GraphRecorder.recordResolve(of: Service.self, key)
@@ -102,7 +102,7 @@ extension ResolverRegistration {
 
     /// `instantiate(resolver:args:)`: a new instance from the current factory.
     func produce(_ resolver: Resolver, _ args: Any?) -> Service? {
-        withArguments(args) { arguments in
+        withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.produce(UnownedReference(self), ResolutionContext.current,

@@ -17,31 +17,6 @@ import CRegistry
 // thread shares.) The thread's own objects (its resolution context, its
 // snapshot of `root`) are ordinary references, passed down.
 
-/// The arguments of a resolve call on their way to a factory: a pointer to
-/// the caller's `args:` value, or nil when the call passed none (or passed
-/// nil, which factories read the same way). A call without arguments (the
-/// common case) then carries nothing that needs destroying; the `Any?` is
-/// read only by factories that take arguments.
-@usableFromInline
-typealias ArgumentsPointer = UnsafePointer<Any?>?
-
-/// Calls `body` with `args` as an `ArgumentsPointer`.
-@inlinable
-func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
-    withUnsafePointer(to: args) { pointer in
-        body(args == nil ? nil : pointer)
-    }
-}
-
-extension Optional where Wrapped == UnsafePointer<Any?> {
-    /// The `args:` value (nil when none was passed).
-    @inlinable
-    var value: Any? {
-        guard let self else { return nil }
-        return self.pointee
-    }
-}
-
 /// One resolve on its way down the path: the key, the container searched,
 /// and the arguments.
 ///
@@ -246,6 +221,7 @@ extension Resolver {
     static func resolveFound<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
                                                 _ request: ResolveRequest, given: Resolver?,
                                                 _ section: borrowing ReadSection, _ path: Path.Type) -> Path.Result {
+        ResolverRegistration<Path.Service>.checkArguments(registration, request.arguments)
         let scope = ResolverRegistration<Path.Service>.effectiveScope(registration, request.container, section)
         if let service = cachedService(registration, scope, request, section) {
             return Path.found(service)
@@ -262,8 +238,18 @@ extension Resolver {
                                        _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
                                        _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
-        guard kind.keepsInstances,
-              let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, kind, request.key, section),
+        guard kind.keepsInstances else {
+            return nil
+        }
+        if registration.read({ $0.argumentTypes }) != nil {
+            // One instance per argument list, never in the thread's cache.
+            let service = ResolverRegistration<Service>.argumentInstance(registration, scope, request.arguments, section)
+            if let decorate = Published.decorate.load(), let service {
+                DecorateBox.call(decorate, with: service)
+            }
+            return service
+        }
+        guard let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, kind, request.key, section),
               let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) else {
             return nil
         }
@@ -389,9 +375,15 @@ extension ResolverRegistration {
     static func resolve(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
                         _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
-        if kind.keepsInstances, let entry = cachedEntry(registration, scope, kind, request.key, section),
-           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
-            return service
+        if kind.keepsInstances {
+            if registration.read({ $0.argumentTypes }) != nil {
+                if let service = argumentInstance(registration, scope, request.arguments, section) {
+                    return service
+                }
+            } else if let entry = cachedEntry(registration, scope, kind, request.key, section),
+                      let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+                return service
+            }
         }
         return resolveUncached(registration, through: scope, request, given: given, section)
     }
@@ -486,7 +478,7 @@ extension ResolverRegistration {
     @inline(__always)
     static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
                         _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        context.enter(registration.opaque, withArguments: request.arguments != nil)
+        context.enter(registration.opaque, withArguments: !request.arguments.isNone)
         defer { context.leave() }
         if let replacement = registration.read({ $0.fields.replacement }).load() {
             let resolver = given ?? RootSnapshot.current(for: request.container, section).root

@@ -57,13 +57,13 @@ extension ResolverScope {
     /// callers outside the resolve path (custom scopes, `implements`).
     func resolveBuiltIn<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
         if registration.handMadeCacheName != nil, kind.keepsInstances {
-            return withArguments(args) { arguments in
+            return withCarriedArguments(args) { arguments in
                 ReadSection.run { section in
                     resolveHandMade(registration, resolver, arguments, section)
                 }
             }
         }
-        return withArguments(args) { arguments in
+        return withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, registration.name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.resolve(UnownedReference(registration), through: UnownedReference(self),

@@ -18,6 +18,8 @@ final class X { init(_ y: Y) {} }
 final class Y { init(_ x: X) {} }
 final class Node { let child: Node?; init(_ child: Node?) { self.child = child } }
 @MainActor final class ViewModel { init() {} }
+final class TypedService { init(_ id: Int, _ name: String) {} }
+struct Settings { let verbose: Bool }
 actor Store { init() async {} }
 final class AsyncA: Sendable { init(_ b: AsyncB) {} }
 final class AsyncB: Sendable { init(_ a: AsyncA) {} }
@@ -126,6 +128,20 @@ case "async-cycle":
 case "async-application-cycle":
     registerAsyncCycle(in: resolver, scope: .application)
     runAsync { _ = await resolver.resolveAsync(AsyncA.self) }
+case "typed-wrong-types":
+    resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = resolver.resolve(TypedService.self, arguments: "ada")
+case "typed-none-passed":
+    resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = resolver.resolve(TypedService.self)
+case "typed-args-passed":
+    resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = resolver.resolve(TypedService.self, args: 42)
+case "typed-passed-to-untyped":
+    resolver.register { TypedService(1, "a") }
+    _ = resolver.resolve(TypedService.self, arguments: 1)
+case "typed-not-hashable-cached":
+    resolver.register(arguments: Settings.self) { _, _ in Service() }.scope(.application)
 case "unlocked-table-write":
     // A `_locked` C call without the table's mutex (DESIGN.md, L1).
     let mutex = crg_mutex_create()
