@@ -23,6 +23,10 @@ extension ResolverRegistration {
         case mainActor(MainActorFactory, takesArguments: Bool)
         /// An async factory, in any shape: `resolveAsync` only.
         case async(AsyncFactory, takesArguments: Bool)
+        /// The list of a collection, `[Element]`: this container's elements
+        /// (`register(into:)`), assembled with those of every container the
+        /// lookup reaches (`Engine/ElementCollection.swift`).
+        case collection(CollectionAssembly<Service>)
     }
 
     /// A main-actor factory of any shape, as stored.
@@ -41,6 +45,7 @@ extension ResolverRegistration.Factory {
         case .plain, .resolver, .arguments, .anyArguments: return .none
         case .mainActor: return .mainActor
         case .async: return .async
+        case .collection: return .collection
         }
     }
 
@@ -50,7 +55,7 @@ extension ResolverRegistration.Factory {
     /// does (`forwardsTo`; nil: it reads them itself).
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
-        case .plain, .resolver: return false
+        case .plain, .resolver, .collection: return false
         case .arguments: return true
         case .anyArguments: return forwardsTo?() ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
@@ -76,6 +81,8 @@ extension ResolverRegistration.Factory {
                 }
                 return service
             }
+        case .collection(let assembly):
+            return { resolver, args in withArguments(args) { assembly.assemble(from: resolver, $0) } }
         }
     }
 
@@ -90,6 +97,7 @@ extension ResolverRegistration.Factory {
         case .anyArguments(let factory): return Producer.WithAnyArguments(factory)
         case .mainActor(let factory, _): return Producer.OnMainActor(factory, name)
         case .async: return Producer.AsyncOnly(name)
+        case .collection(let assembly): return Producer.Assembling(assembly)
         }
     }
 }
