@@ -36,6 +36,11 @@ extension IndependentTests {
                                             "`await Resolver.resolveAsync(Store.self)`"]),
             ("async-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
             ("async-application-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
+            ("list-missing", ["RESOLVER: 'Array<Plugin>:NONAME' not resolved.",
+                              "Nothing is registered for 'Array<Plugin>' in this container or its children.",
+                              "A list of 'Plugin' is made of the elements added with `register(into: [Plugin].self) { … }`",
+                              "'Plugin' is registered, but registrations of 'Plugin' itself are not collected into a list"]),
+            ("list-cycle", ["RESOLVER: circular dependency: Array<Plugin> → Plugin:[Plugin] #2 → Array<Plugin>."]),
             // The internal checks of debug builds (DESIGN.md, L1).
             ("unlocked-table-write", ["CRegistry: internal check failed in crg_put_locked: called without the table's mutex"]),
             ("unlocked-scope-reset", ["RESOLVER: resetLocked() called without the registry mutex"]),

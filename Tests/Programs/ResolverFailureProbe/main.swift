@@ -19,6 +19,8 @@ final class Y { init(_ x: X) {} }
 final class Node { let child: Node?; init(_ child: Node?) { self.child = child } }
 @MainActor final class ViewModel { init() {} }
 actor Store { init() async {} }
+protocol Plugin {}
+final class LoggingPlugin: Plugin {}
 final class AsyncA: Sendable { init(_ b: AsyncB) {} }
 final class AsyncB: Sendable { init(_ a: AsyncA) {} }
 
@@ -126,6 +128,14 @@ case "async-cycle":
 case "async-application-cycle":
     registerAsyncCycle(in: resolver, scope: .application)
     runAsync { _ = await resolver.resolveAsync(AsyncA.self) }
+case "list-missing":
+    // Elements are added with register(into:); a registration of the element type is not one.
+    resolver.register { LoggingPlugin() as Plugin }
+    _ = resolver.resolve([Plugin].self)
+case "list-cycle":
+    resolver.register(into: [Plugin].self) { LoggingPlugin() }
+    resolver.register(into: [Plugin].self) { r in _ = r.resolve([Plugin].self); return LoggingPlugin() }
+    _ = resolver.resolve([Plugin].self)
 case "unlocked-table-write":
     // A `_locked` C call without the table's mutex (DESIGN.md, L1).
     let mutex = crg_mutex_create()
