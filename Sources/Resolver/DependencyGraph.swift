@@ -23,7 +23,9 @@ extension Resolver {
             /// The registration's name, or nil.
             public let name: String?
             /// The registration's scope (`application`, `graph`, …, or the
-            /// class of a custom scope), or nil when nothing is registered.
+            /// class of a custom scope), `collection` for a list whose
+            /// elements are added with `register(into:)`, or nil when nothing
+            /// is registered.
             public let scope: String?
             /// What its factory is bound to: `"@MainActor"` for a factory
             /// registered as `{ @MainActor in … }`, `"async"` for an async
@@ -257,13 +259,14 @@ extension Resolver {
 
     /// Every registration a lookup in this container can find, in lookup
     /// order: its own, then its children's depth first, skipping keys found
-    /// earlier. The mutex must be held.
+    /// earlier. A collection's list is followed by each element a resolve
+    /// of it from this container includes. The mutex must be held.
     func reachableRegistrationsLocked() -> [RegistrationDescribing] {
         registry.assertLocked()
         var seen = Set<Graph.Node>()
         var found: [RegistrationDescribing] = []
         collectRegistrationsLocked(into: &found, seen: &seen)
-        return found
+        return found.flatMap { $0.describingLocked(from: self) }
     }
 
     private func collectRegistrationsLocked(into found: inout [RegistrationDescribing], seen: inout Set<Graph.Node>) {

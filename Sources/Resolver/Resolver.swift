@@ -158,6 +158,7 @@ public final class Resolver: @unchecked Sendable {
             let rc = storage.addChildLocked(child.storage)
             if rc == 0 {
                 children.append(child)
+                publishChildrenLocked()
             }
             return rc
         }

@@ -94,24 +94,32 @@ final class AsyncPending<Service> {
         self.resolver = resolver
     }
 
-    /// Resolves it: on the main actor, or by awaiting its async factory.
+    /// Resolves it (`resolve(_:)`), then the decorator, as `resolveAsync` does.
     @usableFromInline
     nonisolated(nonsending)
     func finish(_ args: Any?) async -> Service? {
-        let service: Service?
-        switch registration.isolation {
-        case .none, .mainActor:
-            let carried = Carried((registration, resolver, args))
-            service = await MainActor.run {
-                Carried(carried.value.0.resolve(resolver: carried.value.1, args: carried.value.2))
-            }.value
-        case .async:
-            service = await registration.resolveAsyncFactory(through: scope, resolver, args)
-        }
+        let service = await resolve(args)
         if let service, let decorate = registry.withLock({ registry.decorateWhenResolving }) {
             decorate(service)
         }
         return service
+    }
+
+    /// Resolves it: on the main actor, by awaiting its async factory, or a
+    /// collection's list by awaiting the elements that need it.
+    nonisolated(nonsending)
+    func resolve(_ args: Any?) async -> Service? {
+        switch registration.isolation {
+        case .none, .mainActor:
+            let carried = Carried((registration, resolver, args))
+            return await MainActor.run {
+                Carried(carried.value.0.resolve(resolver: carried.value.1, args: carried.value.2))
+            }.value
+        case .async:
+            return await registration.resolveAsyncFactory(through: scope, resolver, args)
+        case .collection:
+            return await registration.assembleAsync(from: resolver, args)
+        }
     }
 }
 

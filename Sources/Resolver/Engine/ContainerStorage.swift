@@ -8,11 +8,34 @@ extension Resolver {
     @frozen
     @usableFromInline
     struct Fields {
-        @usableFromInline let cells = AtomicCells(count: 1)
+        @usableFromInline let cells = AtomicCells(count: 2)
 
         /// The scope behind `cache`, unretained (`cacheScope` owns it), or
         /// nil until first needed.
         @inlinable var cache: AtomicReference<ResolverScope> { cells.reference(0) }
+        /// The children, in the order added (owned), or nil while there are
+        /// none: for the readers that walk containers themselves (a
+        /// collection's list), where a lookup lets the C container walk them.
+        var children: AtomicReference<ChildList> { cells.reference(1) }
+    }
+
+    /// The children of a container as published (`Fields.children`):
+    /// immutable, replaced whole by `add(child:)` (the old list retired).
+    final class ChildList {
+        let containers: [Resolver]
+
+        init(_ containers: [Resolver]) {
+            self.containers = containers
+        }
+    }
+
+    /// Publishes `children` for readers; the list it replaces is retired.
+    /// The mutex must be held.
+    func publishChildrenLocked() {
+        registry.assertLocked()
+        if let replaced = fields.children.exchange(.retaining(ChildList(children))) {
+            retire(owned: replaced)
+        }
     }
 
     /// The deinit's work. Threads' caches key entries by container address:
@@ -25,6 +48,9 @@ extension Resolver {
         storage.destroy()
         if let cacheScope {
             retire(cacheScope)
+        }
+        if let children = fields.children.load() {
+            retire(owned: children)
         }
         fields.cells.deallocate()
         collectRetired()

@@ -27,6 +27,10 @@ extension ResolverRegistration {
         /// typed arguments. (`@MainActor` and async factories of typed
         /// arguments are `.mainActor` and `.async` ones that unbox them.)
         case typed(TypedFactory)
+        /// The list of a collection, `[Element]`: this container's elements
+        /// (`register(into:)`), assembled with those of every container the
+        /// lookup reaches (`Engine/ElementCollection.swift`).
+        case collection(CollectionAssembly<Service>)
     }
 
     /// A main-actor factory of any shape, as stored.
@@ -45,6 +49,7 @@ extension ResolverRegistration.Factory {
         case .plain, .resolver, .arguments, .anyArguments, .typed: return .none
         case .mainActor: return .mainActor
         case .async: return .async
+        case .collection: return .collection
         }
     }
 
@@ -54,7 +59,7 @@ extension ResolverRegistration.Factory {
     /// does (`forwardsTo`; nil: it reads them itself).
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
-        case .plain, .resolver: return false
+        case .plain, .resolver, .collection: return false
         case .arguments, .typed: return true
         case .anyArguments: return forwardsTo?() ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
@@ -81,6 +86,8 @@ extension ResolverRegistration.Factory {
                 }
                 return service
             }
+        case .collection(let assembly):
+            return { resolver, args in withArguments(args) { assembly.assemble(from: resolver, $0) } }
         }
     }
 
@@ -96,6 +103,7 @@ extension ResolverRegistration.Factory {
         case .typed(let typed): return typed.makeProducer(name: name)
         case .mainActor(let factory, _): return Producer.OnMainActor(factory, name)
         case .async: return Producer.AsyncOnly(name)
+        case .collection(let assembly): return Producer.Assembling(assembly)
         }
     }
 }

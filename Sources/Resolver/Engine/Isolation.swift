@@ -24,6 +24,9 @@ enum FactoryIsolation: UInt8, Sendable {
     case mainActor
     /// An async factory: `resolveAsync` only.
     case async
+    /// A collection's list (`register(into:)`): each element's factory runs
+    /// in its own isolation; `resolveAsync` awaits those that need it.
+    case collection
 }
 
 /// A value carried across an isolation boundary that the library has

@@ -16,12 +16,59 @@ protocol RegistrationDescribing: AnyObject {
     func resolveOnce(from container: Resolver) -> Bool
     /// The scope (under the registry mutex).
     var scope: ResolverScope { get }
+    /// How the graph labels its scope (takes the registry mutex).
+    var scopeLabel: String { get }
+    /// The edges the graph draws from it whatever its factory resolves: a
+    /// collection's list's, to each element.
+    var structuralEdges: [Resolver.Graph.Edge] { get }
+    /// What `verify()` and the graph list for it, reached from `container`:
+    /// itself; a collection's list, and each element it has there. The
+    /// mutex must be held.
+    func describingLocked(from container: Resolver) -> [RegistrationDescribing]
 }
 
 extension RegistrationDescribing {
     /// The graph node of its key, with its scope (takes the registry mutex).
     var scopedGraphNode: Resolver.Graph.Node {
-        graphNode.with(scope: scopeName(scope))
+        graphNode.with(scope: scopeLabel)
+    }
+
+    var scopeLabel: String {
+        scopeName(scope)
+    }
+
+    var structuralEdges: [Resolver.Graph.Edge] {
+        []
+    }
+
+    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
+        [self]
+    }
+}
+
+/// Runs the async `operation` on this verification thread, with
+/// `container` (the verification's sandbox) as the task's root: how
+/// `verify()` resolves an async registration (`resolveOnce`). Whether it
+/// resolved.
+func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
+    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
+        return true
+    }
+    // The sandbox as the task's root, for static resolves in the
+    // factories and in build tasks (which inherit it). Not `withRoot`: a
+    // failure ends this thread inside the operation, and `withRoot`
+    // would never give back its count of the detour word; the
+    // verification's own count keeps resolves on the detour meanwhile.
+    // The verification, for the parts of the factories that run on
+    // other threads (a `@MainActor` factory an async one hops to): their
+    // resolves are edges of its graph.
+    let verification = ResolutionContext.existing?.verification
+    return VerificationExecutor.run {
+        await VerificationRun.$current.withValue(verification) {
+            await Resolver.$rootOverride.withValue(container) {
+                await operation()
+            }
+        }
     }
 }
 
@@ -37,6 +84,7 @@ extension ResolverRegistration: RegistrationDescribing {
         case .none: return nil
         case .mainActor: return "@MainActor"
         case .async: return "async"
+        case .collection: return nil
         }
     }
 
@@ -53,25 +101,9 @@ extension ResolverRegistration: RegistrationDescribing {
         guard isolation == .async else {
             return container.optional(Service.self, name: name) != nil
         }
-        guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
-            return true
-        }
         let name = self.name
-        // The sandbox as the task's root, for static resolves in the
-        // factories and in build tasks (which inherit it). Not `withRoot`: a
-        // failure ends this thread inside the operation, and `withRoot`
-        // would never give back its count of the detour word; the
-        // verification's own count keeps resolves on the detour meanwhile.
-        // The verification, for the parts of the factories that run on
-        // other threads (a `@MainActor` factory an async one hops to): their
-        // resolves are edges of its graph.
-        let verification = ResolutionContext.existing?.verification
-        return VerificationExecutor.run {
-            await VerificationRun.$current.withValue(verification) {
-                await Resolver.$rootOverride.withValue(container) {
-                    await container.optionalAsync(Service.self, name: name) != nil
-                }
-            }
+        return verifyingAsync(from: container) {
+            await container.optionalAsync(Service.self, name: name) != nil
         }
     }
 }

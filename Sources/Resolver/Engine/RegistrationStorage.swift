@@ -228,6 +228,20 @@ extension ResolverRegistration {
             }
         }
 
+        /// A collection's list: assembled from the elements of the
+        /// containers the lookup reaches from the resolving container.
+        final class Assembling: ContainerProducer {
+            let assembly: CollectionAssembly<Service>
+
+            init(_ assembly: CollectionAssembly<Service>) {
+                self.assembly = assembly
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                assembly.assemble(from: resolver, arguments)
+            }
+        }
+
         /// A plain factory registered from the main actor: before it runs on
         /// a thread other than the one that ran it last, checks whether that
         /// thread is on the main actor, and says once per registration if it

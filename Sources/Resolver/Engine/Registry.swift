@@ -27,6 +27,9 @@ final class Registry: @unchecked Sendable {
     var failureHook: ((String) -> Void)?
     /// Receives every warning instead of standard error (tests).
     var warningHook: ((String) -> Void)?
+    /// How many elements `register(into:)` has added to each list (type
+    /// identity of `[Element]`, and name), for the elements' names.
+    var elementsAdded: [CollectionKey: Int] = [:]
 
     /// Registration generations: `reset()` bumps `wantedGeneration`; a run of
     /// `registerAllServices` completes only the generation it started for.

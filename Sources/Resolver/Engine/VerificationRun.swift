@@ -183,8 +183,9 @@ final class VerificationRun: @unchecked Sendable {
             }
         }
         let nodes = registrations.map(\.scopedGraphNode)
+        let edges = recorder.edges.union(registrations.flatMap(\.structuralEdges))
         return Resolver.Verification(resolved: resolved, failures: failures, skipped: skipped,
-                                     graph: Resolver.Graph(nodes: nodes, edges: recorder.edges))
+                                     graph: Resolver.Graph(nodes: nodes, edges: edges))
     }
 }
 

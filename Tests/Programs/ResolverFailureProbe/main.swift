@@ -21,6 +21,8 @@ final class Node { let child: Node?; init(_ child: Node?) { self.child = child }
 final class TypedService { init(_ id: Int, _ name: String) {} }
 struct Settings { let verbose: Bool }
 actor Store { init() async {} }
+protocol Plugin {}
+final class LoggingPlugin: Plugin {}
 final class AsyncA: Sendable { init(_ b: AsyncB) {} }
 final class AsyncB: Sendable { init(_ a: AsyncA) {} }
 
@@ -142,6 +144,14 @@ case "typed-passed-to-untyped":
     _ = resolver.resolve(TypedService.self, arguments: 1)
 case "typed-not-hashable-cached":
     resolver.register(arguments: Settings.self) { _, _ in Service() }.scope(.application)
+case "list-missing":
+    // Elements are added with register(into:); a registration of the element type is not one.
+    resolver.register { LoggingPlugin() as Plugin }
+    _ = resolver.resolve([Plugin].self)
+case "list-cycle":
+    resolver.register(into: [Plugin].self) { LoggingPlugin() }
+    resolver.register(into: [Plugin].self) { r in _ = r.resolve([Plugin].self); return LoggingPlugin() }
+    _ = resolver.resolve([Plugin].self)
 case "unlocked-table-write":
     // A `_locked` C call without the table's mutex (DESIGN.md, L1).
     let mutex = crg_mutex_create()

@@ -1,4 +1,4 @@
-// The usual registerAllServices, with plain closures, in a module whose
+// The usual registerAllServices, with plain closures (a list's elements too), in a module whose
 // default isolation is MainActor: it compiles with no diagnostics, resolving
 // on the main actor works, and a factory that a synchronous resolve runs off
 // the main actor is reported once (on standard error) and still runs.
@@ -27,6 +27,8 @@ extension Resolver: @retroactive ResolverRegistering {
             .scope(.cached)
         register(name: "typed", arguments: Int.self) { @MainActor _, _ in Clock() }
         register(name: "typed", arguments: Int.self) { _, _ in await Store() }
+        register(into: [Greeting].self) { Hello() }
+        register(into: [Greeting].self) { r in r.resolve(Greeting.self) }.scope(.application)
     }
 }
 
@@ -51,6 +53,7 @@ check(typed !== Resolver.resolve(SettingsViewModel.self, name: "typed", argument
 check(Resolver.optional(Clock.self, name: "typed", arguments: 3) != nil, "a @MainActor factory of typed arguments")
 let typedStore = await Resolver.resolveAsync(Store.self, name: "typed", arguments: 4)
 check(typedStore !== (await Resolver.resolveAsync(Store.self, name: "typed", arguments: 4)), "an async factory of typed arguments")
+check(Resolver.resolve([Greeting].self).map(\.text) == ["hello", "hello"], "a list of elements added with register(into:)")
 let clock: Clock = Resolver.resolve()
 let clockAsync = await Task.detached { await Resolver.resolveAsync(Clock.self) }.value
 check(clock === clockAsync, "a @MainActor registration, cached, from another task")
