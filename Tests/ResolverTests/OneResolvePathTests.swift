@@ -146,8 +146,11 @@ extension ResolverTests {
 
             let before = (0..<21).map { _ in Task { ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self)) } }
             #expect(await eventually(within: 10) { await gate.arrivals == 1 })
-            // Let the other 20 reach the build and join it.
-            for _ in 0..<50 { await Task.yield() }
+            // Every asker (the first too) waits for the build's flight.
+            #expect(await eventually(within: 10) { () async -> Bool in
+                registry.withLock { scope.building.first?.waiting == 21 }
+            },
+                    "all 21 tasks joined the build")
             scope.reset()
             let after = (0..<20).map { _ in Task { ObjectIdentifier(await resolver.resolveAsync(AsyncSession.self)) } }
             #expect(await eventually(within: 10) { await gate.arrivals == 2 })
