@@ -264,7 +264,7 @@ extension Resolver {
         let kind = scope.read { $0.kind }
         guard kind.keepsInstances,
               let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, kind, request.key, section),
-              let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) else {
+              let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) else {
             return nil
         }
         let decorate = Published.decorate.load()
@@ -390,7 +390,7 @@ extension ResolverRegistration {
                         _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
         if kind.keepsInstances, let entry = cachedEntry(registration, scope, kind, request.key, section),
-           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+           let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) {
             return service
         }
         return resolveUncached(registration, through: scope, request, given: given, section)
