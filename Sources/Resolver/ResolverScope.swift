@@ -43,7 +43,8 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// key is built once per generation (`Engine/BuildOnce.swift`).
     var building: [Flight] = []
     /// A caching scope's generation: odd while entries leave the table (a
-    /// `reset()`, a dead `.shared` entry replaced), even otherwise, and never
+    /// `reset()`, `reset(_:name:)`, a dead `.shared` entry replaced), even
+    /// otherwise, and never
     /// the same even value twice. So an entry a resolve found after reading
     /// an even generation is in the table for as long as the generation
     /// keeps that value (a registration's `CacheMemo` relies on that; a
@@ -90,6 +91,37 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     /// The unique scope caches nothing, so there is nothing to reset.
     open func reset() {}
+
+    /// Drops the instance this scope keeps for one service:
+    ///
+    /// ```swift
+    /// ResolverScope.application.reset(UserSession.self)
+    /// ResolverScope.session.reset(Theme.self, name: "dark")
+    /// ```
+    ///
+    /// The next resolve of `Service` (under `name`; nil: the unnamed one)
+    /// through this scope builds it again; the scope's other instances stay.
+    /// The same rules as `reset()`: no resolve that starts after it returns
+    /// gets the dropped instance, which is released once no resolve that
+    /// started before it is still running; a build of it that was under way
+    /// still returns its instance to the threads and tasks that asked, but
+    /// does not keep it. Nor do builds of the scope's *other* services that
+    /// are under way at that moment keep theirs: their next resolve builds
+    /// again.
+    ///
+    /// Every instance the scope keeps for that service and name goes,
+    /// including those made with arguments (one for each argument list).
+    /// It works on the caching scopes (`.application`, `.cached`, `.shared`,
+    /// a container's `cache`, every ``ResolverScopeCache``,
+    /// ``ResolverScopeShare`` and ``ResolverScopeTimeToLive``), and does
+    /// nothing on scopes that keep nothing (`.graph`, `.unique`; `.container`,
+    /// whose instances live in each container's `cache`) or that keep their
+    /// own (subclasses of your own). A registration made by hand with a `key`
+    /// other than its type's is kept under its `cacheKey`, which this does not
+    /// reach: reset the scope.
+    public func reset<Service>(_ type: Service.Type, name: Resolver.Name? = nil) {
+        resetEntry(Service.self, name: name)
+    }
 }
 
 extension ResolverScope {
@@ -157,7 +189,8 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
 /// service are not remembered by the thread's cache as `.application`'s are,
 /// so they cost that clock reading and a table lookup more.
 ///
-/// `reset()` works as a cache's. A verification's sandbox copies the scope with the same life and clock.
+/// `reset()` and ``ResolverScope/reset(_:name:)`` work as a cache's. A
+/// verification's sandbox copies the scope with the same life and clock.
 /// An instance that has expired stays in the scope until the next resolve
 /// replaces it (or a reset drops it), and is released then.
 ///

@@ -179,6 +179,39 @@ extension ResolverScope {
         }
     }
 
+    /// `reset(_:name:)`: drops the entry of one service (type and name) from
+    /// a caching scope's table, under the registry mutex; nothing for the
+    /// other scopes.
+    func resetEntry(_ type: Any.Type, name: Resolver.Name?) {
+        guard table != nil else { return }
+        withRegistryKey(type, name) { key in
+            registry.write { resetLocked(key, typeID: RegistryKey.typeID(of: type), name: name) }
+        }
+    }
+
+    /// Takes the entry under `key` out of a caching scope's table, with a new
+    /// generation (S2), so that a build of it under way keeps nothing (S1) —
+    /// nor do builds of other keys under way, which began in the generation
+    /// this ends. Nothing happens when the key has neither an entry nor a
+    /// build under way. Out of memory (removing one entry allocates the node
+    /// that retires it), the whole table is emptied instead: more is built
+    /// again than was asked, never less. The mutex must be held; the instance
+    /// is retired.
+    func resetLocked(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?) {
+        registry.assertLocked()
+        guard let table else { return }
+        let generation = self.generation
+        guard table.findLocked(key) != nil
+              || building.contains(where: { $0.isBuilding(typeID, name, in: generation) }) else {
+            return
+        }
+        changeEntriesLocked {
+            if !table.removeLocked(key) {
+                table.clearLocked()
+            }
+        }
+    }
+
     /// The service an entry of a caching scope's table holds: the instance
     /// itself (`.cache`), the live object a weak box points at (`.shared`;
     /// nil once it is gone), or the instance an expiring box holds while it
