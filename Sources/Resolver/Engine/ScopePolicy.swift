@@ -18,13 +18,14 @@ extension ResolverScope {
         case cache
         /// `ResolverScopeShare`: kept while someone else holds it.
         case shared
+        /// `ResolverScopeTimeToLive`: kept until a reset, or until its life
+        /// has passed, then built again. (Beside the other two caching
+        /// kinds: `keepsInstances` is then one range check on the hot path.)
+        case timeToLive
         /// `ResolverScopeContainer`: the resolving container's `cache`.
         case container
         /// A subclass the app wrote: its `resolve(registration:resolver:args:)`.
         case custom
-        /// `ResolverScopeTimeToLive`: kept until a reset, or until its life
-        /// has passed, then built again.
-        case timeToLive
     }
 }
 
