@@ -31,16 +31,20 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// Which built-in behaviour this scope has (`Engine/ScopePolicy.swift`).
     @usableFromInline let kind: Kind
     /// The table of a caching scope (`.cache`: instances, `.shared`: weak
-    /// boxes), owning its values; nil for the others. Readers search it in a
-    /// read section; writers change it under the registry mutex.
+    /// boxes, `.timeToLive`: expiring boxes), owning its values; nil for the
+    /// others. Readers search it in a read section; writers change it under
+    /// the registry mutex.
     @usableFromInline let table: InstanceTable?
+    /// A time-to-live scope's life and clock; nil for the other kinds.
+    @usableFromInline let life: ScopeLife?
 
     // Guarded by the registry mutex.
     /// The builds running in this scope, synchronous and async, so that each
     /// key is built once per generation (`Engine/BuildOnce.swift`).
     var building: [Flight] = []
     /// A caching scope's generation: odd while entries leave the table (a
-    /// `reset()`, a dead `.shared` entry replaced), even otherwise, and never
+    /// `reset()`, `reset(_:name:)`, a dead `.shared` entry replaced), even
+    /// otherwise, and never
     /// the same even value twice. So an entry a resolve found after reading
     /// an even generation is in the table for as long as the generation
     /// keeps that value (a registration's `CacheMemo` relies on that; a
@@ -56,12 +60,23 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     public init() {
         kind = type(of: self) == ResolverScope.self ? .unique : .custom
         table = nil
+        life = nil
         generationWord = ResolverScope.makeGenerationWord()
     }
 
     init(kind: Kind) {
+        assert(kind != .timeToLive, "a time-to-live scope is made with init(life:)")
         self.kind = kind
         table = kind.keepsInstances ? InstanceTable.make(mutex: registry.mutex, "a scope cache") : nil
+        life = nil
+        generationWord = ResolverScope.makeGenerationWord()
+    }
+
+    /// A time-to-live scope whose instances live for `life`.
+    init(life: ScopeLife) {
+        kind = .timeToLive
+        table = InstanceTable.make(mutex: registry.mutex, "a scope cache")
+        self.life = life
         generationWord = ResolverScope.makeGenerationWord()
     }
 
@@ -76,6 +91,37 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     /// The unique scope caches nothing, so there is nothing to reset.
     open func reset() {}
+
+    /// Drops the instance this scope keeps for one service:
+    ///
+    /// ```swift
+    /// ResolverScope.application.reset(UserSession.self)
+    /// ResolverScope.session.reset(Theme.self, name: "dark")
+    /// ```
+    ///
+    /// The next resolve of `Service` (under `name`; nil: the unnamed one)
+    /// through this scope builds it again; the scope's other instances stay.
+    /// The same rules as `reset()`: no resolve that starts after it returns
+    /// gets the dropped instance, which is released once no resolve that
+    /// started before it is still running; a build of it that was under way
+    /// still returns its instance to the threads and tasks that asked, but
+    /// does not keep it. Nor do builds of the scope's *other* services that
+    /// are under way at that moment keep theirs: their next resolve builds
+    /// again.
+    ///
+    /// Every instance the scope keeps for that service and name goes,
+    /// including those made with arguments (one for each argument list).
+    /// It works on the caching scopes (`.application`, `.cached`, `.shared`,
+    /// a container's `cache`, every ``ResolverScopeCache``,
+    /// ``ResolverScopeShare`` and ``ResolverScopeTimeToLive``), and does
+    /// nothing on scopes that keep nothing (`.graph`, `.unique`; `.container`,
+    /// whose instances live in each container's `cache`) or that keep their
+    /// own (subclasses of your own). A registration made by hand with a `key`
+    /// other than its type's is kept under its `cacheKey`, which this does not
+    /// reach: reset the scope.
+    public func reset<Service>(_ type: Service.Type, name: Resolver.Name? = nil) {
+        resetEntry(Service.self, name: name)
+    }
 }
 
 extension ResolverScope {
@@ -117,6 +163,80 @@ public final class ResolverScopeCache: ResolverScope, @unchecked Sendable {
     /// Drops every cached instance (builds in progress still complete, but
     /// do not store their instances). The instances are released once no
     /// resolve that started before the reset is still running.
+    public override func reset() {
+        registry.write { resetLocked() }
+    }
+}
+
+/// Caches instances as ``ResolverScopeCache`` does, each for a time: an
+/// instance is built again by the first resolve after `timeToLive` has passed
+/// since it was built.
+///
+/// ```swift
+/// extension ResolverScope {
+///     static let fiveMinutes = ResolverScopeTimeToLive(.seconds(300))
+/// }
+/// register { PriceList() }.scope(.fiveMinutes)
+/// ```
+///
+/// An instance's life starts when its build ends, measured on `clock`
+/// (`ContinuousClock`, which counts while the device sleeps, unless you pass
+/// another). Until it ends every resolve returns the instance; the first
+/// resolve after builds a new one, once, as a cache builds: threads and
+/// tasks asking at that moment wait for that build, and async factories
+/// too. No resolve returns an expired instance. A resolve of a live instance
+/// reads the clock once, and takes no lock. Resolves of a time-to-live
+/// service are not remembered by the thread's cache as `.application`'s are,
+/// so they cost that clock reading and a table lookup more.
+///
+/// `reset()` and ``ResolverScope/reset(_:name:)`` work as a cache's. A
+/// verification's sandbox copies the scope with the same life and clock.
+/// An instance that has expired stays in the scope until the next resolve
+/// replaces it (or a reset drops it), and is released then.
+///
+/// Available where `Duration` and `Clock` are: macOS 13, iOS 16, tvOS 16,
+/// watchOS 9 and later.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+public final class ResolverScopeTimeToLive: ResolverScope, @unchecked Sendable {
+    /// How long an instance lives once built.
+    public let timeToLive: Duration
+
+    /// Makes an empty scope whose instances live for `timeToLive` each,
+    /// measured on `clock`:
+    ///
+    /// ```swift
+    /// static let prices = ResolverScopeTimeToLive(.seconds(300))
+    /// ```
+    ///
+    /// A life of zero or less keeps no instance beyond its build: threads
+    /// and tasks asking while it runs share it, and the next resolve builds
+    /// again. Time is counted in whole nanoseconds.
+    public convenience init(_ timeToLive: Duration, clock: some Clock<Duration> = ContinuousClock()) {
+        let start = clock.now
+        self.init(timeToLive, ScopeLife(nanoseconds: timeToLive.saturatedNanoseconds) {
+            start.duration(to: clock.now).saturatedNanoseconds
+        })
+    }
+
+    init(_ timeToLive: Duration, _ life: ScopeLife) {
+        self.timeToLive = timeToLive
+        super.init(life: life)
+    }
+
+    /// A new, empty scope with the same life and clock.
+    func makeCopy() -> ResolverScopeTimeToLive {
+        ResolverScopeTimeToLive(timeToLive, life.unsafelyUnwrapped)
+    }
+
+    /// The live instance, or a new one made (once) and kept for `timeToLive`.
+    public override func resolve<Service>(registration: ResolverRegistration<Service>, resolver: Resolver, args: Any?) -> Service? {
+        resolveBuiltIn(registration, resolver, args)
+    }
+
+    /// Drops every instance, live or expired (builds in progress still
+    /// complete, but do not store their instances). The instances are
+    /// released once no resolve that started before the reset is still
+    /// running.
     public override func reset() {
         registry.write { resetLocked() }
     }

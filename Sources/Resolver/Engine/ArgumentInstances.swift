@@ -33,9 +33,10 @@ final class ArgumentInstances: @unchecked Sendable {
 
     /// The instance kept for `key`, if any (and, in a `.shared` scope, if it
     /// is still alive).
-    func instance<Service>(for key: [AnyHashable], kind: ResolverScope.Kind, as type: Service.Type) -> Service? {
+    func instance<Service>(for key: [AnyHashable], in scope: UnownedReference<ResolverScope>,
+                           as type: Service.Type) -> Service? {
         guard let stored = instances[key] else { return nil }
-        return ResolverScope.service(inEntry: stored, of: kind, as: Service.self)
+        return ResolverScope.service(inEntry: stored, of: scope.read { $0.kind }, in: scope, as: Service.self)
     }
 
     /// A copy that also keeps `stored` (owned) for `key`, replacing what it
@@ -64,7 +65,8 @@ extension ResolverScope {
                                    as type: Service.Type) -> Service? {
         withRegistryKey(typeID: ResolverScope.perArgumentTypeID(registration.typeID), registration.name) { tableKey in
             guard let entry = table?.findValue(tableKey) else { return nil }
-            return entry.unsafeCast(to: ArgumentInstances.self).read { $0.instance(for: key, kind: kind, as: Service.self) }
+            let scope = UnownedReference(self)
+            return entry.unsafeCast(to: ArgumentInstances.self).read { $0.instance(for: key, in: scope, as: Service.self) }
         }
     }
 
@@ -78,6 +80,8 @@ extension ResolverScope {
         if kind.holdsInstancesWeakly {
             guard let object = ValueStorage.instance(in: service) else { return }
             stored = .retaining(WeakBox(object))
+        } else if kind.instancesExpire {
+            stored = .retaining(ExpiringBox(service, expiry: life.unsafelyUnwrapped.expiryOfInstanceBuiltNow()))
         } else {
             stored = ValueStorage.retainedReference(to: service)
         }

@@ -312,7 +312,7 @@ extension ResolverRegistration {
                     let kind = scope.read { $0.kind }
                     if kind.keepsInstances,
                        let entry = ResolverRegistration.cachedEntry(registration, scope, kind, key, section),
-                       let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+                       let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) {
                         return .done(service)
                     }
                     if isolation == .none {

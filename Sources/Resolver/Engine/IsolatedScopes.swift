@@ -2,8 +2,8 @@
 /// `Resolver(child:isolatedScopes:)`): the resolve path substitutes them for
 /// the app-wide ones when it resolves through that container. A
 /// verification's sandbox also substitutes copies of every other caching
-/// scope (custom `ResolverScopeCache`s and `ResolverScopeShare`s), made on
-/// first use.
+/// scope (custom `ResolverScopeCache`s, `ResolverScopeShare`s and
+/// `ResolverScopeTimeToLive`s: `makeSandboxCopy`), made on first use.
 @usableFromInline
 final class IsolatedScopes: @unchecked Sendable {
     /// The app-wide scopes (which live for the whole program), and this
@@ -49,7 +49,7 @@ final class IsolatedScopes: @unchecked Sendable {
     @usableFromInline
     func copy(of scope: UnownedReference<ResolverScope>) -> UnownedReference<ResolverScope> {
         let original = scope.object
-        guard original.kind == .cache || original.kind == .shared else {
+        guard original.kind.keepsInstances else {
             return scope
         }
         if scopes.contains(where: { $0 === original }) {
@@ -62,7 +62,9 @@ final class IsolatedScopes: @unchecked Sendable {
             if copies.values.contains(where: { $0.copy === original }) {
                 return scope
             }
-            let copy: ResolverScope = original.kind == .shared ? ResolverScopeShare() : ResolverScopeCache()
+            guard let copy = original.makeSandboxCopy() else {
+                return scope
+            }
             copies[ObjectIdentifier(original)] = (original, copy)
             return UnownedReference(copy)
         }

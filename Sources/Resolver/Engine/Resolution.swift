@@ -250,7 +250,7 @@ extension Resolver {
             return service
         }
         guard let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, kind, request.key, section),
-              let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) else {
+              let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) else {
             return nil
         }
         let decorate = Published.decorate.load()
@@ -381,7 +381,7 @@ extension ResolverRegistration {
                     return service
                 }
             } else if let entry = cachedEntry(registration, scope, kind, request.key, section),
-                      let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+                      let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) {
                 return service
             }
         }

@@ -18,6 +18,10 @@ extension ResolverScope {
         case cache
         /// `ResolverScopeShare`: kept while someone else holds it.
         case shared
+        /// `ResolverScopeTimeToLive`: kept until a reset, or until its life
+        /// has passed, then built again. (Beside the other two caching
+        /// kinds: `keepsInstances` is then one range check on the hot path.)
+        case timeToLive
         /// `ResolverScopeContainer`: the resolving container's `cache`.
         case container
         /// A subclass the app wrote: its `resolve(registration:resolver:args:)`.
@@ -51,7 +55,7 @@ extension ResolverScope.Kind {
         switch self {
         case .unique: return .newInstance
         case .graph: return .perResolution
-        case .cache, .shared: return .buildOnceAndKeep
+        case .cache, .shared, .timeToLive: return .buildOnceAndKeep
         case .container: return .containerCache
         case .custom: return .delegate
         }
@@ -62,7 +66,7 @@ extension ResolverScope.Kind {
     @inlinable
     var keepsInstances: Bool {
         switch self {
-        case .cache, .shared: return true
+        case .cache, .shared, .timeToLive: return true
         case .unique, .graph, .container, .custom: return false
         }
     }
@@ -73,7 +77,19 @@ extension ResolverScope.Kind {
     var holdsInstancesWeakly: Bool {
         switch self {
         case .shared: return true
-        case .cache, .unique, .graph, .container, .custom: return false
+        case .cache, .timeToLive, .unique, .graph, .container, .custom: return false
+        }
+    }
+
+    /// Whether its table holds each instance with the time it expires (in an
+    /// `ExpiringBox`): an expired entry counts as absent wherever the table
+    /// is read, and the next asker builds again (DESIGN.md, "Caching scopes:
+    /// time to live"). Reading a live one reads the scope's clock once.
+    @inlinable
+    var instancesExpire: Bool {
+        switch self {
+        case .timeToLive: return true
+        case .cache, .shared, .unique, .graph, .container, .custom: return false
         }
     }
 
@@ -81,12 +97,14 @@ extension ResolverScope.Kind {
     /// scope's table. The thread cache is emptied by every write under the
     /// registry mutex (a reset, a store, a replaced registration: DESIGN.md,
     /// T1); an instance that can go without such a write (a `.shared` object
-    /// whose last owner lets go) must not be remembered there.
+    /// whose last owner lets go) must not be remembered there, nor one that
+    /// expires (a time-to-live instance: its entry is read without the
+    /// clock there).
     @inlinable
     var threadCacheMayKeep: Bool {
         switch self {
         case .cache: return true
-        case .shared, .unique, .graph, .container, .custom: return false
+        case .shared, .timeToLive, .unique, .graph, .container, .custom: return false
         }
     }
 
@@ -94,21 +112,46 @@ extension ResolverScope.Kind {
     /// scope's table (`CacheMemo`). A memo is valid while the scope's
     /// generation is the one it recorded: every reset and every entry that
     /// leaves the table moves the generation on (DESIGN.md, S2, S3).
+    ///
+    /// Not a time-to-live scope's: it replaces an expired entry in place,
+    /// without a new generation, so that renewing one service does not stop
+    /// builds of others that are under way from keeping their instances
+    /// (S1). A generation that stays put while an entry leaves would leave
+    /// a memo of it pointing at a released object.
     @inlinable
     var memoMayKeep: Bool {
         switch self {
         case .cache, .shared: return true
-        case .unique, .graph, .container, .custom: return false
+        case .timeToLive, .unique, .graph, .container, .custom: return false
         }
     }
 
-    /// A new scope of this kind with tables of its own, for a verification's
-    /// sandbox, which must neither make nor replace the app's instances; nil
-    /// for the kinds that keep nothing.
+    /// Whether an entry that a store finds in the table leaves it through a
+    /// change of entries (a new generation: `changeEntriesLocked`), for the
+    /// memos that may point at it; false where no memo can (S2).
+    @inlinable
+    var replacingAnEntryStartsAGeneration: Bool {
+        memoMayKeep
+    }
+}
+
+extension ResolverScope {
+    /// A new scope of this one's kind with tables of its own (a time-to-live
+    /// scope with the same life and clock), for a verification's sandbox,
+    /// which must neither make nor replace the app's instances; nil for the
+    /// kinds that keep nothing.
     func makeSandboxCopy() -> ResolverScope? {
-        switch self {
+        switch kind {
         case .cache: return ResolverScopeCache()
         case .shared: return ResolverScopeShare()
+        case .timeToLive:
+            // Only a `ResolverScopeTimeToLive` is of this kind, and one exists
+            // only where its class is available: the check always passes.
+            if #available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *),
+               let scope = self as? ResolverScopeTimeToLive {
+                return scope.makeCopy()
+            }
+            return nil
         case .unique, .graph, .container, .custom: return nil
         }
     }

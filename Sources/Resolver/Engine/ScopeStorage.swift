@@ -40,6 +40,66 @@ extension ResolverScope {
     }
 }
 
+/// A time-to-live scope's entry: the instance and the time its life ends, in
+/// nanoseconds elapsed on the scope's clock since the scope was made.
+/// Immutable: a rebuilt instance replaces the whole entry.
+@usableFromInline
+final class ExpiringBox<Value> {
+    @usableFromInline let value: Value
+    @usableFromInline let expiry: Int64
+
+    init(_ value: Value, expiry: Int64) {
+        self.value = value
+        self.expiry = expiry
+    }
+}
+
+/// A time-to-live scope's life and clock, type-erased: the clock is read
+/// through `elapsed`, which returns the time from a reference instant taken
+/// when the scope was made to the clock's `now` (one reading). Kept in whole
+/// nanoseconds (saturated: about 292 years either way), because `Duration`
+/// and `Clock` need macOS 13 and iOS 16, which only the public
+/// `ResolverScopeTimeToLive` asks for; the engine stays available wherever
+/// the library is.
+@usableFromInline
+final class ScopeLife: Sendable {
+    /// How long an instance lives once built.
+    let nanoseconds: Int64
+    /// The nanoseconds elapsed on the clock since the scope was made.
+    @usableFromInline let elapsed: @Sendable () -> Int64
+
+    init(nanoseconds: Int64, elapsed: @escaping @Sendable () -> Int64) {
+        self.nanoseconds = nanoseconds
+        self.elapsed = elapsed
+    }
+
+    /// When an instance whose build ends now expires (saturated).
+    func expiryOfInstanceBuiltNow() -> Int64 {
+        let (expiry, overflow) = elapsed().addingReportingOverflow(nanoseconds)
+        guard overflow else {
+            return expiry
+        }
+        return nanoseconds < 0 ? .min : .max
+    }
+}
+
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+extension Duration {
+    /// The duration in whole nanoseconds (toward zero), saturated to `Int64`.
+    var saturatedNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else {
+            return seconds < 0 ? .min : .max
+        }
+        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !sumOverflow else {
+            return attoseconds < 0 ? .min : .max
+        }
+        return sum
+    }
+}
+
 /// A weak reference held by reference, as a `.shared` cache or a
 /// `WeakLazyInjected` stores it. Set once, when made, so threads may read it
 /// at the same time.
@@ -94,14 +154,17 @@ extension ResolverScope {
     }
 
     /// The instance the entry under a hand-made registration's key holds, if
-    /// it is a `Service` (see `resolveHandMade`). Call inside a read section
-    /// or holding the mutex.
+    /// it is a `Service` (see `resolveHandMade`) and has not expired. Call
+    /// inside a read section or holding the mutex.
     func anyInstance<Service>(_ key: RegistryKey, as type: Service.Type) -> Service? {
         guard let entry = table?.findValue(key) else {
             return nil
         }
         if kind.holdsInstancesWeakly {
             return entry.unsafeCast(to: WeakBox.self).read { $0.object } as? Service
+        }
+        if kind.instancesExpire {
+            return ResolverScope.liveService(inEntry: entry, of: UnownedReference(self), as: Any.self) as? Service
         }
         return ValueStorage.value(in: entry, as: Any.self) as? Service
     }
@@ -116,13 +179,61 @@ extension ResolverScope {
         }
     }
 
+    /// `reset(_:name:)`: drops the entry of one service (type and name) from
+    /// a caching scope's table, under the registry mutex; nothing for the
+    /// other scopes.
+    func resetEntry(_ type: Any.Type, name: Resolver.Name?) {
+        guard table != nil else { return }
+        let typeID = RegistryKey.typeID(of: type)
+        let perArgument = ResolverScope.perArgumentTypeID(typeID)
+        withRegistryKey(type, name) { key in
+            withRegistryKey(typeID: perArgument, name) { argumentsKey in
+                registry.write {
+                    resetLocked(key, typeID: typeID, name: name)
+                    // The instances kept per argument list (ArgumentInstances).
+                    resetLocked(argumentsKey, typeID: typeID, name: name)
+                }
+            }
+        }
+    }
+
+    /// Takes the entry under `key` out of a caching scope's table, with a new
+    /// generation (S2), so that a build of it under way keeps nothing (S1) —
+    /// nor do builds of other keys under way, which began in the generation
+    /// this ends. Nothing happens when the key has neither an entry nor a
+    /// build under way. Out of memory (removing one entry allocates the node
+    /// that retires it), the whole table is emptied instead: more is built
+    /// again than was asked, never less. The mutex must be held; the instance
+    /// is retired.
+    func resetLocked(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?) {
+        registry.assertLocked()
+        guard let table else { return }
+        let generation = self.generation
+        guard table.findLocked(key) != nil
+              || building.contains(where: { $0.typeID == typeID && $0.name == name && $0.generation == generation }) else {
+            return
+        }
+        changeEntriesLocked {
+            if !table.removeLocked(key) {
+                table.clearLocked()
+            }
+        }
+    }
+
     /// The service an entry of a caching scope's table holds: the instance
-    /// itself (`.cache`), or the live object a weak box points at (`.shared`;
-    /// nil once it is gone). Call inside a read section.
+    /// itself (`.cache`), the live object a weak box points at (`.shared`;
+    /// nil once it is gone), or the instance an expiring box holds while it
+    /// lives (`.timeToLive`; nil once expired). `scope` is the scope whose
+    /// table holds it (a time-to-live one's clock is read). Call inside a
+    /// read section.
     @inlinable
     @inline(__always)
-    static func service<Service>(inEntry entry: UnownedReference<AnyObject>, of kind: Kind, as type: Service.Type) -> Service? {
+    static func service<Service>(inEntry entry: UnownedReference<AnyObject>, of kind: Kind,
+                                 in scope: UnownedReference<ResolverScope>, as type: Service.Type) -> Service? {
         guard kind.holdsInstancesWeakly else {
+            if kind.instancesExpire {
+                return liveService(inEntry: entry, of: scope, as: Service.self)
+            }
             return ValueStorage.value(in: entry, as: Service.self)
         }
         guard let object = entry.unsafeCast(to: WeakBox.self).read({ $0.object }) else {
@@ -134,18 +245,33 @@ extension ResolverScope {
         return object as? Service
     }
 
-    /// The instance this caching scope holds under `key`, if any. Call inside
-    /// a read section or holding the mutex.
+    /// The instance a time-to-live scope's entry (an `ExpiringBox`) holds,
+    /// if it has not expired: one reading of the scope's clock. Out of line,
+    /// so that the other scopes' reads stay as they were.
+    @inlinable
+    @inline(never)
+    static func liveService<Service>(inEntry entry: UnownedReference<AnyObject>,
+                                     of scope: UnownedReference<ResolverScope>, as type: Service.Type) -> Service? {
+        let now = scope.read { $0.life.unsafelyUnwrapped.elapsed() }
+        return entry.unsafeCast(to: ExpiringBox<Service>.self).read { box in
+            now < box.expiry ? box.value : nil
+        }
+    }
+
+    /// The instance this caching scope holds under `key`, if any (and, in a
+    /// time-to-live scope, alive). Call inside a read section or holding the
+    /// mutex.
     func cachedInstance<Service>(_ key: RegistryKey, as type: Service.Type) -> Service? {
         guard let entry = table?.findValue(key) else {
             return nil
         }
-        return ResolverScope.service(inEntry: entry, of: kind, as: Service.self)
+        return ResolverScope.service(inEntry: entry, of: kind, in: UnownedReference(self), as: Service.self)
     }
 
     /// Keeps `service` under `key`: strongly in a cache, weakly (class
-    /// instances only) in a shared scope. What it replaces is retired. Out of
-    /// memory, the instance is simply not cached. The mutex must be held.
+    /// instances only) in a shared scope, with the time its life ends in a
+    /// time-to-live scope. What it replaces is retired. Out of memory, the
+    /// instance is simply not cached. The mutex must be held.
     func storeLocked<Service>(_ service: Service, _ key: RegistryKey) {
         registry.assertLocked()
         guard let table else { return }
@@ -155,17 +281,24 @@ extension ResolverScope {
                 return
             }
             stored = .retaining(WeakBox(object))
+        } else if kind.instancesExpire {
+            stored = .retaining(ExpiringBox(service, expiry: life.unsafelyUnwrapped.expiryOfInstanceBuiltNow()))
         } else {
             stored = ValueStorage.retainedReference(to: service)
         }
         var rc: Int32 = 0
-        if table.findLocked(key) != nil {
+        if table.findLocked(key) != nil && kind.replacingAnEntryStartsAGeneration {
             // Replacing a dead `.shared` entry, or under a hand-made key an
-            // instance of another type: the old one leaves the table.
+            // instance of another type: the old one leaves the table, and the
+            // memos that may point at it go stale (S2, S3).
             changeEntriesLocked {
                 rc = table.putLocked(key, stored)
             }
         } else {
+            // A new key; or an expired time-to-live entry (or, under a
+            // hand-made key, an instance of another type), which no memo
+            // points at: replaced in place, so that the builds of other keys
+            // under way still keep their instances (S1).
             rc = table.putLocked(key, stored)
         }
         if rc != 0 {

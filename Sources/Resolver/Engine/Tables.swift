@@ -49,6 +49,16 @@ struct InstanceTable: @unchecked Sendable {
         crg_put_locked(raw, key.pointer, value.opaque, nil)
     }
 
+    /// Takes the value under `key` out (retired): true, or false when out of
+    /// memory (retiring it needs a node), the table unchanged. A key that is
+    /// not there is gone already: true.
+    func removeLocked(_ key: RegistryKey) -> Bool {
+        guard findLocked(key) != nil else {
+            return true
+        }
+        return crg_remove_locked(raw, key.pointer, nil) == 0
+    }
+
     /// Takes every value out (retired).
     func clearLocked() {
         _ = crg_clear_locked(raw, nil, nil)
