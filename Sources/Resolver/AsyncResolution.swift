@@ -30,13 +30,11 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ _, _ in await factory() }, takesArguments: false))
     }
@@ -47,13 +45,11 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service from the container `resolveAsync` was called on.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false))
     }
@@ -64,32 +60,30 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service from the container and its `args:` (``Args``).
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true))
     }
+}
 
+extension Resolver.Registrar {
     /// Registers an async factory in this container (see the static
     /// `register` of this shape).
     ///
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .async({ _, _ in await factory() }, takesArguments: false))
+        Resolver.register(container, name, .async({ _, _ in await factory() }, takesArguments: false))
     }
 
     /// Registers an async factory that receives the resolving container, in
@@ -98,15 +92,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service from the container `resolveAsync` was called on.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false))
+        Resolver.register(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false))
     }
 
     /// Registers an async factory that receives the container and the
@@ -115,15 +107,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service from the container and its `args:` (``Args``).
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true))
+        Resolver.register(container, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true))
     }
 }
 

@@ -175,13 +175,11 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service on the main actor; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false))
     }
@@ -192,13 +190,11 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service on the main actor from the container `resolve` was called on.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
     }
@@ -209,32 +205,30 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service on the main actor from the container and its `args:` (``Args``).
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
     }
+}
 
+extension Resolver.Registrar {
     /// Registers a factory isolated to the main actor in this container
     /// (see the static `register` of this shape).
     ///
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service on the main actor.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActor({ _, _ in factory() }, takesArguments: false))
+        Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false))
     }
 
     /// Registers a main-actor factory that receives the resolving container,
@@ -243,15 +237,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service on the main actor from the container `resolve` was called on.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
+        Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
     }
 
     /// Registers a main-actor factory that receives the container and the
@@ -260,14 +252,12 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out.
     ///   - factory: makes the service on the main actor from the container and its `args:` (``Args``).
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
+        Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
     }
 }

@@ -276,70 +276,15 @@ public final class Resolver: @unchecked Sendable {
         register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
-    /// Registers a factory with no parameters. Registering the same type and
-    /// name again replaces the earlier registration.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when
-    ///     omitted (`register { Service() as Protocol }`).
-    ///   - name: register under this name; a named lookup never falls back
-    ///     to the unnamed registration.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-    ///     factory registered from the main actor may be isolated to it: the
-    ///     library says so if a synchronous resolve runs it elsewhere.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .plain(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory that receives the resolving container.
-    /// Registering the same type and name again replaces the earlier
-    /// registration.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when
-    ///     omitted (`register { Service() as Protocol }`).
-    ///   - name: register under this name; a named lookup never falls back
-    ///     to the unnamed registration.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-    ///     factory registered from the main actor may be isolated to it: the
-    ///     library says so if a synchronous resolve runs it elsewhere.
-    ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory that receives the container and the resolve call's
-    /// arguments (`register { r, args in Service(args()) }`).
-    /// Registering the same type and name again replaces the earlier
-    /// registration.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when
-    ///     omitted (`register { Service() as Protocol }`).
-    ///   - name: register under this name; a named lookup never falls back
-    ///     to the unnamed registration.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-    ///     factory registered from the main actor may be isolated to it: the
-    ///     library says so if a synchronous resolve runs it elsewhere.
-    ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+    /// Registers factories in this container: `container.register { Service() }`,
+    /// `container.register(name: "fred") { r in Service(r.resolve()) }`, with
+    /// the same shapes as the static `register` (the ``Registrar``'s
+    /// `callAsFunction` overloads). A value rather than methods: called from a
+    /// static context (`registerAllServices`), `register { … }` then never
+    /// considers the instance overloads as curried functions, which the
+    /// compiler would try, and reject, for every registration.
+    public final var register: Registrar {
+        Registrar(container: self)
     }
 
     /// Stores a new registration with `factory` and the default scope in
@@ -482,5 +427,86 @@ public final class Resolver: @unchecked Sendable {
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
+    }
+}
+
+extension Resolver {
+    /// The value of a container's `register`: calling it registers a factory
+    /// in that container (`container.register { Service() }`), with every
+    /// shape the static `register` takes.
+    public struct Registrar: Sendable {
+        /// The container the factories are registered in.
+        @usableFromInline let container: Resolver
+
+        @inlinable
+        init(container: Resolver) {
+            self.container = container
+        }
+
+        /// Registers a factory with no parameters. Registering the same type and
+        /// name again replaces the earlier registration.
+        ///
+        /// - Parameters:
+        ///   - type: the service type; inferred from the factory's result when
+        ///     omitted (`register { Service() as Protocol }`).
+        ///   - name: register under this name; a named lookup never falls back
+        ///     to the unnamed registration.
+        ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+        ///     factory registered from the main actor may be isolated to it: the
+        ///     library says so if a synchronous resolve runs it elsewhere.
+        ///   - factory: makes the service; returning nil counts as not registered.
+        /// - Returns: options for the new registration (scope, `implements`, …).
+        @inlinable
+        @discardableResult
+        public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                isolation: (any Actor)? = #isolation,
+                                                factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+            Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        }
+
+        /// Registers a factory that receives the resolving container.
+        /// Registering the same type and name again replaces the earlier
+        /// registration.
+        ///
+        /// - Parameters:
+        ///   - type: the service type; inferred from the factory's result when
+        ///     omitted (`register { Service() as Protocol }`).
+        ///   - name: register under this name; a named lookup never falls back
+        ///     to the unnamed registration.
+        ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+        ///     factory registered from the main actor may be isolated to it: the
+        ///     library says so if a synchronous resolve runs it elsewhere.
+        ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
+        /// - Returns: options for the new registration (scope, `implements`, …).
+        @inlinable
+        @discardableResult
+        public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                isolation: (any Actor)? = #isolation,
+                                                factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+            Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        }
+
+        /// Registers a factory that receives the container and the resolve call's
+        /// arguments (`register { r, args in Service(args()) }`).
+        /// Registering the same type and name again replaces the earlier
+        /// registration.
+        ///
+        /// - Parameters:
+        ///   - type: the service type; inferred from the factory's result when
+        ///     omitted (`register { Service() as Protocol }`).
+        ///   - name: register under this name; a named lookup never falls back
+        ///     to the unnamed registration.
+        ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
+        ///     factory registered from the main actor may be isolated to it: the
+        ///     library says so if a synchronous resolve runs it elsewhere.
+        ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
+        /// - Returns: options for the new registration (scope, `implements`, …).
+        @inlinable
+        @discardableResult
+        public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                isolation: (any Actor)? = #isolation,
+                                                factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+            Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+        }
     }
 }
