@@ -13,7 +13,10 @@ function holding them:
 
 and builds each target with `-debug-time-function-bodies` RUNS times (touching
 the file so it recompiles), printing the time the compiler reports for the
-function holding the registrations: every run, and the median. With --base
+function holding the registrations: every run, and the median. Beside it, the
+constraint solver's scope count for the file (`-stats-output-dir`), which is
+the same on every run and every machine with one compiler: it shows a change
+in the solver's work where the times are too noisy to. With --base
 COMMIT it also builds the same files against the library at that commit (a git
 worktree), alternating with this checkout run by run. A library without the
 concurrency overloads (before the @MainActor and async factories) gets the
@@ -26,7 +29,7 @@ had to write them then.
 
 Everything it writes goes to Benchmarks/.build-typecheck (git-ignored).
 """
-import argparse, os, re, statistics, subprocess, sys, time
+import argparse, glob, json, os, re, shutil, statistics, subprocess, sys
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-typecheck")
@@ -130,14 +133,26 @@ def client(directory, library, count):
     return files, concurrency
 
 
-def build(directory, target, quiet=True):
+def build(directory, target):
+    os.makedirs(os.path.join(directory, ".stats"), exist_ok=True)
     return subprocess.run(["swift", "build", "--package-path", directory, "--target", target,
-                           "-Xswiftc", "-Xfrontend", "-Xswiftc", "-debug-time-function-bodies"],
-                          capture_output=quiet, text=True)
+                           "-Xswiftc", "-Xfrontend", "-Xswiftc", "-debug-time-function-bodies",
+                           "-Xswiftc", "-stats-output-dir", "-Xswiftc", os.path.join(directory, ".stats")],
+                          capture_output=True, text=True)
+
+
+def solver_scopes(directory, source):
+    """The constraint solver's scopes in the compile of `source` (-stats-output-dir): a count
+    that does not depend on the machine's load, to read beside the times."""
+    files = glob.glob(os.path.join(directory, ".stats", f"*-{os.path.basename(source)}-*.json"))
+    if len(files) != 1:
+        return None
+    return json.load(open(files[0])).get("Constraint solver overall.OverallNumSolverScopes")
 
 
 def timed(directory, target, source):
-    """Recompiles `source` and returns the milliseconds its registrations' function took."""
+    """Recompiles `source`; returns the milliseconds its registrations' function took, and the solver's scopes."""
+    shutil.rmtree(os.path.join(directory, ".stats"), ignore_errors=True)
     os.utime(source)
     result = build(directory, target)
     if result.returncode != 0:
@@ -147,7 +162,7 @@ def timed(directory, target, source):
     if len(times) != 1:
         sys.exit(f"error: expected one timing line for {FUNCTION.format(target)}, found {len(times)} "
                  "(did the file recompile?)")
-    return times[0]
+    return times[0], solver_scopes(directory, source)
 
 
 def loadavg():
@@ -192,26 +207,27 @@ def main():
                 print(f"    {label} has no @MainActor/async overloads: its 8-shape file has no `@MainActor in` "
                       "and no `await`", flush=True)
         print(f"==> {args.runs} runs, alternating libraries; load average before: {loadavg()}", flush=True)
-        times = {}
+        times, scopes = {}, {}
         for run in range(args.runs):
             for file in FILES:
                 for label, directory, files, _ in clients:
                     target, source = files[file]
-                    ms = timed(directory, target, source)
+                    ms, count = timed(directory, target, source)
                     times.setdefault((file, label), []).append(ms)
-                    print(f"    run {run + 1}: {file:9} {label:14} {ms:8.1f} ms", flush=True)
+                    scopes[file, label] = count
+                    print(f"    run {run + 1}: {file:9} {label:14} {ms:8.1f} ms   {count} solver scopes", flush=True)
         print(f"==> load average after: {loadavg()}\n")
         print(subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0] + "\n")
         print(f"Type-checking the function holding {args.count} registrations "
               f"(-debug-time-function-bodies, ms; {args.runs} runs, median):\n")
-        print("| file | library | runs (ms) | median (ms) | this checkout ÷ it |\n|---|---|---|---|---|")
+        print("| file | library | runs (ms) | median (ms) | this checkout ÷ it | solver scopes |\n|---|---|---|---|---|---|")
         for file in FILES:
             ours = statistics.median(times[file, libraries[0][0]])
             for label, *_ in clients:
                 runs = times[file, label]
                 median = statistics.median(runs)
                 print(f"| {file} | {label} | {', '.join(f'{t:.0f}' for t in runs)} | {median:.0f} | "
-                      f"{ours / median:.2f}× |")
+                      f"{ours / median:.2f}× | {scopes[file, label]} |")
     finally:
         if tree:
             subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
