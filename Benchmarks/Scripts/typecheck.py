@@ -186,7 +186,7 @@ def main():
     if args.base:
         sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", f"{args.base}^{{commit}}"],
                              capture_output=True, text=True, check=True).stdout.strip()
-        tree = os.path.join(WORK, "base-library")
+        tree = os.path.join(WORK, f"base-library-{sha}")
         subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
         subprocess.run(["rm", "-rf", tree], check=True)
         subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, sha], capture_output=True, check=True)
@@ -194,7 +194,9 @@ def main():
     try:
         clients = []
         for index, (label, library) in enumerate(libraries):
-            directory = os.path.join(WORK, "current" if index == 0 else "base")
+            # A package per base commit: SwiftPM keeps a build plan per package, which a
+            # different commit's sources under the same path would not match.
+            directory = os.path.join(WORK, "current" if index == 0 else f"base-{label.split()[-1]}")
             files, concurrency = client(directory, library, args.count)
             clients.append((label, directory, files, concurrency))
             print(f"==> {label}: building the client package once (the library too, the first time)", flush=True)
