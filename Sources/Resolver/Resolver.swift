@@ -459,8 +459,8 @@ extension Resolver {
         @inlinable
         @discardableResult
         public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                                isolation: (any Actor)? = #isolation,
-                                                factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+                                            isolation: (any Actor)? = #isolation,
+                                            factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
             Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
         }
 
@@ -481,8 +481,8 @@ extension Resolver {
         @inlinable
         @discardableResult
         public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                                isolation: (any Actor)? = #isolation,
-                                                factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+                                            isolation: (any Actor)? = #isolation,
+                                            factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
             Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
         }
 
@@ -504,8 +504,8 @@ extension Resolver {
         @inlinable
         @discardableResult
         public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                                isolation: (any Actor)? = #isolation,
-                                                factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+                                            isolation: (any Actor)? = #isolation,
+                                            factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
             Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
         }
     }
