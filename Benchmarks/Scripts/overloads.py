@@ -110,11 +110,14 @@ def library_module(label, library):
         sys.exit(f"error: building the library at {library} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
     debug = os.path.join(package, ".build", "debug")
     flags = ["-I", os.path.join(debug, "Modules")]
-    modulemap = os.path.join(debug, "CRegistry.build", "module.modulemap")
-    if os.path.exists(modulemap):
-        flags += ["-Xcc", f"-fmodule-map-file={modulemap}",
-                  "-Xcc", f"-fmodule-map-file={os.path.join(library, 'Sources', 'CXXHash', 'module.modulemap')}",
-                  "-Xcc", f"-I{os.path.join(library, 'Sources', 'CRegistry', 'include')}"]
+    # The C modules the library's module was built against (which there are depends on the commit).
+    for modulemap in (os.path.join(debug, "CRegistry.build", "module.modulemap"),
+                      os.path.join(library, "Sources", "CXXHash", "module.modulemap")):
+        if os.path.exists(modulemap):
+            flags += ["-Xcc", f"-fmodule-map-file={modulemap}"]
+    include = os.path.join(library, "Sources", "CRegistry", "include")
+    if os.path.isdir(include):
+        flags += ["-Xcc", f"-I{include}"]
     return flags
 
 
