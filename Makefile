@@ -1,6 +1,8 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
-#   make test     the whole test suite (installs libxxhash-dev and graphviz if missing)
+#   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
+#                 engine-boundary, build-warnings, test-swift, test-probes, test-example, docs
+#                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
 #                 bench-async-instructions (a cached resolve, sync and resolveAsync),
 #                 bench-typecheck (the compiler's time on 200 registrations)
@@ -10,10 +12,14 @@
 #   make fuzz     libFuzzer on the C table for FUZZ_SECONDS (default 60)
 #   make docs     DocC for the Resolver module into .build/docs (warnings are errors)
 #   make docs-preview  the same, served on localhost and rebuilt on change
+#   make test-first-build  an app's first build without the xxHash header (fails, naming what
+#                 to install) and with it (builds, runs, no libxxhash); needs root or a user namespace
 #   make example  runs Examples/ResolverExample
 #   make example-server  builds and tests Examples/Server (a Hummingbird app; minutes)
 #   make load     Examples/Server under wrk, Resolver and Swinject wirings side by side
 #   make graph    Examples/Server's dependency graph, drawn into Examples/Server/graph.svg
+#   make clean    removes what the builds made: the library's, the test and example packages',
+#                 the benchmark package's (Benchmarks/.build*) and its results
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -27,35 +33,41 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
+
+# What a target needs from the system, installed when it is missing, in one way:
+# $(call install-if-missing,CHECK,WHAT,PACKAGE,APT_OPTIONS,OTHERWISE) is a recipe
+# line. When the shell command CHECK fails, it installs the Debian package PACKAGE
+# with apt-get (through sudo unless root; APT_OPTIONS may be empty); where there
+# is no apt-get, it runs OTHERWISE: a message, and `exit 1` when the target cannot
+# go on without it. Messages with commas are passed as variables (make splits
+# call arguments at commas).
+define install-if-missing
+@if ! { $(1); } >/dev/null 2>&1; then \
+	if command -v apt-get >/dev/null 2>&1; then \
+		echo "==> $(2) not found: installing $(3) with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(4) $(3) >/dev/null; \
+	else \
+		$(5); \
+	fi; \
+fi
+endef
 
 # xxHash is a system header (CRegistry compiles it inline; nothing links the
 # library): install it (Debian/Ubuntu) when the compiler cannot find xxhash.h.
 HAVE_XXHASH_H = echo '\#include <xxhash.h>' | $(CLANG) -E -x c - >/dev/null 2>&1
+NO_XXHASH_H := echo "xxhash.h not found. Install xxHash (Debian/Ubuntu: libxxhash-dev) where the compiler finds its headers." >&2; exit 1
 deps:
-	@if ! $(HAVE_XXHASH_H); then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> xxhash.h not found: installing libxxhash-dev with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libxxhash-dev >/dev/null; \
-		else \
-			echo "xxhash.h not found. Install xxHash (Debian/Ubuntu: libxxhash-dev) where the compiler finds its headers." >&2; exit 1; \
-		fi; \
-	fi
+	$(call install-if-missing,$(HAVE_XXHASH_H),xxhash.h,libxxhash-dev,,$(NO_XXHASH_H))
 	@$(HAVE_XXHASH_H) && echo "==> xxhash.h found"
 
 # Graphviz's dot, which the DOT rendering test and `make graph` run: installed with
 # apt-get where that is possible (without it, the test checks the DOT text only).
+NO_GRAPHVIZ := echo "==> Graphviz not found (Homebrew: graphviz): the DOT test checks the text only"
 graphviz:
-	@if ! command -v dot >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> dot not found: installing graphviz with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz >/dev/null; \
-		else \
-			echo "==> Graphviz not found (Homebrew: graphviz): the DOT test checks the text only"; \
-		fi; \
-	fi
+	$(call install-if-missing,command -v dot,dot,graphviz,,$(NO_GRAPHVIZ))
 
 # The C table must compile without a single warning.
 c-warnings: deps
@@ -65,11 +77,19 @@ c-warnings: deps
 	@echo '#include "cregistry.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
 
 # Only the engine (Sources/Resolver/Engine) calls into the C core or handles
-# raw pointers; the files that define the public API stay typed (DESIGN.md,
-# "The engine layer").
+# raw pointers (DESIGN.md, "The engine layer"): not the files that define the
+# public API, not ResolverTesting, and not the packages and tests that use the
+# library as apps do. (Tests/ResolverTests and Tests/Programs test the engine
+# itself, white-box.) A module of its own with `package` access cannot draw
+# this line: the engine extends the public classes (Resolver,
+# ResolverRegistration, ResolverScope) with their stored state.
+ENGINE_BOUNDARY_PATTERN := crg_|import CRegistry|Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|OpaquePointer|Unmanaged<|unsafeBitCast
+API_CLIENTS := Sources/ResolverTesting Tests/ResolverTestingTests Tests/Swift5App Tests/APIProbe \
+	Tests/DefaultIsolationApp Tests/FirstBuildApp Examples
 engine-boundary:
-	@echo "==> engine boundary: no crg_ call, CRegistry import or raw pointer outside Sources/Resolver/Engine"
-	@if grep -nE 'crg_|import CRegistry|Unsafe(Mutable)?RawPointer|OpaquePointer|Unmanaged<' Sources/Resolver/*.swift; then \
+	@echo "==> engine boundary: no C call, CRegistry import, raw pointer or unsafeBitCast outside Sources/Resolver/Engine"
+	@if grep -nE '$(ENGINE_BOUNDARY_PATTERN)' Sources/Resolver/*.swift \
+		$$(find $(API_CLIENTS) -name '*.swift' -not -path '*/.build*'); then \
 		echo "error: the lines above belong in Sources/Resolver/Engine" >&2; exit 1; \
 	fi
 
@@ -78,9 +98,21 @@ build-warnings: deps
 	@echo "==> swift build (warnings are errors)"
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
-test: c-warnings engine-boundary build-warnings graphviz
+# The whole test suite, as steps that each run alone too (make test-probes, ...).
+test: c-warnings engine-boundary build-warnings test-swift test-probes test-example docs
+
+# The package's tests (Swift Testing), warnings as errors. Graphviz lets the DOT
+# test render what it draws.
+test-swift: deps graphviz
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+# The packages that use the library as apps do: the app written for the original
+# (Swift 5 mode, debug and release), the API probe (every public declaration of
+# 1.5.1, Swift 5 and Swift 6 modes) and an app module with default MainActor
+# isolation, whose one warning about a main-actor factory it checks.
+DEFAULT_ISOLATION_ERR := Tests/DefaultIsolationApp/.build/default-isolation.err
+test-probes: deps
 	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"
 	$(SWIFT) run --package-path Tests/Swift5App -c debug Swift5App
 	$(SWIFT) run --package-path Tests/Swift5App -c release Swift5App
@@ -90,20 +122,69 @@ test: c-warnings engine-boundary build-warnings graphviz
 	$(SWIFT) run --package-path Tests/APIProbe --skip-build APIProbe6
 	@echo "==> Tests/DefaultIsolationApp: an app module with default MainActor isolation (warnings are errors)"
 	$(SWIFT) build --package-path Tests/DefaultIsolationApp -Xswiftc -warnings-as-errors
-	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> .build/default-isolation.err
-	@grep -q "'SettingsViewModel' was registered from the main actor (MainActor)" .build/default-isolation.err
-	@test "$$(grep -c 'was registered from the main actor' .build/default-isolation.err)" = 1
+	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> $(DEFAULT_ISOLATION_ERR)
+	@grep -q "'SettingsViewModel' was registered from the main actor (MainActor)" $(DEFAULT_ISOLATION_ERR)
+	@test "$$(grep -c 'was registered from the main actor' $(DEFAULT_ISOLATION_ERR))" = 1
+
+# The example app, and what it prints.
+test-example: deps
 	@echo "==> Examples/ResolverExample (checks what it prints)"
+	@mkdir -p .build
 	@$(SWIFT) run ResolverExample > .build/example.out
 	@grep -q "one application-wide instance: true, 1 line(s) logged" .build/example.out
 	@grep -q "after a second view model: 2 line(s) logged" .build/example.out
 	@grep -q "staging:  sunny in Porto (from https://staging.example.com)" .build/example.out
 	@echo "example OK"
-	@echo "==> the documentation builds without warnings (make docs)"
-	@$(MAKE) --no-print-directory docs
 
 example: deps
 	$(SWIFT) run ResolverExample
+
+# An app's first build (Tests/FirstBuildApp: a package that depends on the
+# library by path and writes the README's lines). Without the xxHash header
+# the build must stop with crg_xxhash.h's message, which names what to
+# install; with the header it must build and run, and its binary must not ask
+# for libxxhash. Hiding the header takes a mount namespace
+# (Tests/FirstBuildApp/without-xxhash-header.sh: root, as in CI, or a user
+# namespace). The outputs stay in $(FIRST_BUILD_SCRATCH)/*.log.
+FIRST_BUILD_PACKAGE := Tests/FirstBuildApp
+FIRST_BUILD_SCRATCH := $(FIRST_BUILD_PACKAGE)/.build-first-build
+FIRST_BUILD := $(SWIFT) build --package-path $(FIRST_BUILD_PACKAGE) --scratch-path $(FIRST_BUILD_SCRATCH)
+XXHASH_MISSING_MESSAGE := Resolver needs the xxHash header, xxhash.h, to build (not the library: nothing links libxxhash). Install it: Debian/Ubuntu: apt-get install libxxhash-dev; Fedora: dnf install xxhash-devel; Alpine: apk add xxhash-dev; macOS: brew install xxhash
+
+test-first-build: deps
+	@echo "==> README.md shows $(FIRST_BUILD_PACKAGE)'s lines and the error it gets without the header"
+	@sed 1d $(FIRST_BUILD_PACKAGE)/Sources/FirstBuildApp/main.swift | while IFS= read -r line; do \
+		[ -z "$$line" ] || grep -qxF -- "$$line" README.md \
+			|| { echo "error: README.md's 'Add it to your app' lacks this line of main.swift: $$line" >&2; exit 1; }; \
+	done
+	@grep -qF '$(XXHASH_MISSING_MESSAGE)' README.md \
+		|| { echo "error: README.md does not show crg_xxhash.h's message" >&2; exit 1; }
+	@echo "==> $(FIRST_BUILD_PACKAGE) without the xxHash header: the build must stop with what to install"
+	rm -rf --one-file-system $(FIRST_BUILD_SCRATCH)
+	mkdir -p $(FIRST_BUILD_SCRATCH)
+	@if CLANG=$(CLANG) bash $(FIRST_BUILD_PACKAGE)/without-xxhash-header.sh $(FIRST_BUILD) \
+		> $(FIRST_BUILD_SCRATCH)/without-header.log 2>&1; then \
+		cat $(FIRST_BUILD_SCRATCH)/without-header.log; \
+		echo "error: $(FIRST_BUILD_PACKAGE) built without xxhash.h" >&2; exit 1; \
+	fi
+	@cat $(FIRST_BUILD_SCRATCH)/without-header.log
+	@grep -qF '$(XXHASH_MISSING_MESSAGE)' $(FIRST_BUILD_SCRATCH)/without-header.log \
+		|| { echo "error: the failed build does not print crg_xxhash.h's message" >&2; exit 1; }
+	@echo "==> $(FIRST_BUILD_PACKAGE) with the header: it builds and runs"
+	@set -o pipefail; $(FIRST_BUILD) 2>&1 | tee $(FIRST_BUILD_SCRATCH)/with-header.log
+	@binary="$$($(FIRST_BUILD) --show-bin-path)/FirstBuildApp"; \
+	"$$binary" | tee $(FIRST_BUILD_SCRATCH)/run.log; \
+	grep -qx "Hello from Resolver" $(FIRST_BUILD_SCRATCH)/run.log \
+		|| { echo "error: FirstBuildApp did not print what the README says" >&2; exit 1; }; \
+	echo "==> readelf -d $$binary: the libraries it loads (NEEDED)"; \
+	readelf -d "$$binary" > $(FIRST_BUILD_SCRATCH)/readelf.log; \
+	grep NEEDED $(FIRST_BUILD_SCRATCH)/readelf.log; \
+	grep -q 'NEEDED.*libswiftCore' $(FIRST_BUILD_SCRATCH)/readelf.log \
+		|| { echo "error: readelf -d lists no libswiftCore: the check below would prove nothing" >&2; exit 1; }; \
+	if grep -qi xxhash $(FIRST_BUILD_SCRATCH)/readelf.log; then \
+		echo "error: FirstBuildApp needs libxxhash at run time" >&2; exit 1; \
+	fi
+	@echo "test-first-build OK: without xxhash.h the build names what to install; with it, the app builds, runs and needs no libxxhash"
 
 # DocC, through swift-docc-plugin's `generate-documentation`: the reference from the
 # doc comments, plus the articles in Sources/Resolver/Resolver.docc. Warnings (a
@@ -157,27 +238,25 @@ load: deps load-wrk
 		--rounds $(LOAD_ROUNDS)
 
 .PHONY: load-wrk
+NO_WRK := echo "wrk not found: install it (Debian/Ubuntu: apt-get install wrk, Homebrew: wrk)." >&2; exit 1
 load-wrk:
-	@if ! command -v wrk >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> wrk not found: installing it with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk >/dev/null; \
-		else \
-			echo "wrk not found: install it (Debian/Ubuntu: apt-get install wrk, Homebrew: wrk)." >&2; exit 1; \
-		fi; \
-	fi
+	$(call install-if-missing,command -v wrk,wrk,wrk,,$(NO_WRK))
+
+# The sanitizer runs also build the C core with its internal checks: every
+# table write checks the table's layout (Package.swift, RESOLVER_INTERNAL_CHECKS).
+INTERNAL_CHECKS := RESOLVER_INTERNAL_CHECKS=1
 
 asan: deps
-	@echo "==> swift test under AddressSanitizer"
-	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(SWIFT) test --scratch-path .build-asan --sanitize=address
+	@echo "==> swift test under AddressSanitizer, with the C core's internal checks"
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(INTERNAL_CHECKS) $(SWIFT) test --scratch-path .build-asan --sanitize=address
 	@echo "==> LeakSanitizer on ResolverLeakCheck (test runners keep allocations of their own)"
-	@set -o pipefail; $(SWIFT) build --scratch-path .build-asan --sanitize=address --product ResolverLeakCheck 2>&1 \
+	@set -o pipefail; $(INTERNAL_CHECKS) $(SWIFT) build --scratch-path .build-asan --sanitize=address --product ResolverLeakCheck 2>&1 \
 		| { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
-	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 "$$($(SWIFT) build --scratch-path .build-asan --sanitize=address --show-bin-path)/ResolverLeakCheck"
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 "$$($(INTERNAL_CHECKS) $(SWIFT) build --scratch-path .build-asan --sanitize=address --show-bin-path)/ResolverLeakCheck"
 
 ubsan: deps
-	@echo "==> swift test with UndefinedBehaviorSanitizer on the C code"
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --scratch-path .build-ubsan \
+	@echo "==> swift test with UndefinedBehaviorSanitizer on the C code, with the C core's internal checks"
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(INTERNAL_CHECKS) $(SWIFT) test --scratch-path .build-ubsan \
 		-Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
 		-Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined
 
@@ -237,15 +316,15 @@ bench-typecheck: deps
 	python3 Benchmarks/Scripts/typecheck.py $(if $(BASE),--base $(BASE),)
 
 # The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
+HAVE_MATPLOTLIB := python3 -c 'import matplotlib' || /usr/bin/python3 -c 'import matplotlib'
+NO_MATPLOTLIB := echo "==> matplotlib not found: the tables are complete, the plots are not drawn (pip install matplotlib)"
+# Toolchains before Swift 6.3 read the harness's Package@swift-6.2.swift, which
+# counts mallocs through jemalloc (pkg-config's jemalloc: Debian's libjemalloc-dev).
+HAVE_HARNESS_MALLOC_COUNTS = $(SWIFT) --version 2>&1 | grep -qE 'Swift version (6\.([3-9]|[1-9][0-9])|[7-9]\.)' || pkg-config --exists jemalloc
+NO_JEMALLOC := echo "==> jemalloc not found: install it (Homebrew: jemalloc) for the harness's malloc counts" >&2; exit 1
 bench-deps:
-	@if ! python3 -c 'import matplotlib' 2>/dev/null && ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> matplotlib not found (for the plots): installing python3-matplotlib with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends python3-matplotlib >/dev/null; \
-		else \
-			echo "==> matplotlib not found: the tables are complete, the plots are not drawn (pip install matplotlib)"; \
-		fi; \
-	fi
+	$(call install-if-missing,$(HAVE_MATPLOTLIB),matplotlib (for the plots),python3-matplotlib,--no-install-recommends,$(NO_MATPLOTLIB))
+	$(call install-if-missing,$(HAVE_HARNESS_MALLOC_COUNTS),jemalloc (the harness's malloc counts before Swift 6.3),libjemalloc-dev pkg-config,--no-install-recommends,$(NO_JEMALLOC))
 
 # Instructions per operation for the resolver scenarios, from valgrind's callgrind on a
 # release build with DWARF 4 debug info (Benchmarks/.build-callgrind).
@@ -280,15 +359,15 @@ bench-async-instructions: deps bench-valgrind
 	done
 
 .PHONY: bench-valgrind
+NO_VALGRIND := echo "valgrind not found: install it (Debian/Ubuntu: apt-get install valgrind)." >&2; exit 1
 bench-valgrind:
-	@if ! command -v valgrind >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1; then \
-			echo "==> valgrind not found: installing it with apt-get"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind >/dev/null; \
-		else \
-			echo "valgrind not found: install it (Debian/Ubuntu: apt-get install valgrind)." >&2; exit 1; \
-		fi; \
-	fi
+	$(call install-if-missing,command -v valgrind,valgrind,valgrind,,$(NO_VALGRIND))
 
+# Everything the targets build: the library's folders, the test and example
+# packages', the first-build app's, and the benchmark package's builds
+# (Benchmarks/.build, .build-base, .build-callgrind, ...) and results.
 clean:
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-fuzz $(SERVER_PACKAGE)/.build \
+		Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build \
+		$(FIRST_BUILD_PACKAGE)/.build $(FIRST_BUILD_SCRATCH) \
+		Benchmarks/.build Benchmarks/.build-* Benchmarks/results

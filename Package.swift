@@ -1,6 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// `RESOLVER_INTERNAL_CHECKS=1 swift build` (as `make asan` and `make ubsan`
+// do) compiles the C core's internal checks: every table write ends by
+// checking the table's layout invariants (`crg_check_invariants`), in the
+// manner of swift-collections' COLLECTIONS_INTERNAL_CHECKS. Debug builds
+// check that `_locked` calls hold the mutex either way.
+let internalChecks: [CSetting] = Context.environment["RESOLVER_INTERNAL_CHECKS"] == nil
+    ? [] : [.define("CRG_INTERNAL_CHECKS")]
+
 let package = Package(
     name: "Resolver",
     products: [
@@ -15,21 +23,17 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The xxHash header from the system's include path (Debian's
-        // libxxhash-dev; `make deps` installs it). Only the header: CRegistry
-        // compiles XXH3 inline, so nothing links libxxhash and apps do not
-        // need it at run time. No pkg-config: its `--libs` would add
-        // -lxxhash to every app's link.
-        .systemLibrary(
-            name: "CXXHash",
-            path: "Sources/CXXHash"
-        ),
         // The C core: the table, read sections and deferred release, the
-        // writers' mutex, atomic cells (DESIGN.md).
+        // writers' mutex, atomic cells (DESIGN.md). It hashes with xxHash,
+        // from the system header xxhash.h (Debian/Ubuntu: libxxhash-dev;
+        // macOS: brew install xxhash), which crg_xxhash.h includes, or stops
+        // the build with what to install. XXH3 compiles inline: no target
+        // and no linker setting here, so nothing links libxxhash and apps
+        // do not need it at run time.
         .target(
             name: "CRegistry",
-            dependencies: ["CXXHash"],
-            path: "Sources/CRegistry"
+            path: "Sources/CRegistry",
+            cSettings: internalChecks
         ),
         .target(
             name: "Resolver",
@@ -69,7 +73,7 @@ let package = Package(
         // own; `make test` runs it.)
         .executableTarget(
             name: "ResolverFailureProbe",
-            dependencies: ["Resolver"],
+            dependencies: ["Resolver", "CRegistry"],
             path: "Tests/Programs/ResolverFailureProbe"
         ),
         // Async factories built once while every job of the global executor

@@ -7,6 +7,13 @@ import PackageDescription
 let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
 let benchmarkPlugin = Target.PluginUsage.plugin(name: "BenchmarkPlugin", package: "benchmark")
 
+#if compiler(>=6.3)
+let harness = Package.Dependency.package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1",
+                                         traits: ["MallocInterposer"])
+#else
+let harness = Package.Dependency.package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1")
+#endif
+
 let package = Package(
     name: "ResolverBenchmarks",
     platforms: [.macOS(.v15)],
@@ -14,8 +21,11 @@ let package = Package(
         // The library under test, by path: its product `Resolver`. RESOLVER_LIBRARY
         // points it at another checkout (make bench BASE=: a worktree at that commit).
         .package(name: "Resolver", path: Context.environment["RESOLVER_LIBRARY"] ?? ".."),
-        // The harness, with the malloc interposer only (mallocs per operation).
-        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // The harness. Swift 6.3 and later read its main manifest: the malloc
+        // interposer only (mallocs per operation). Earlier 6.x toolchains read
+        // its `Package@swift-6.2.swift`, which counts mallocs through jemalloc
+        // (Debian's libjemalloc-dev; `make bench-deps` installs it there).
+        harness,
         // The best-known alternative container.
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],

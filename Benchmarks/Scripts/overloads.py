@@ -21,7 +21,7 @@ overload takes `isolation:` and the factory type it was given
 With --base it exits 1 when a call resolves differently or a context compiles
 with different diagnostics.
 """
-import argparse, os, re, subprocess, sys
+import argparse, os, re, shutil, subprocess, sys
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-overloads")
@@ -104,8 +104,12 @@ def library_module(label, library):
                        (os.path.join(package, "Sources", "Probe", "Probe.swift"), "import Resolver\n")):
         if not os.path.exists(path) or open(path).read() != text:
             open(path, "w").write(text)
-    result = subprocess.run(["swift", "build", "--package-path", package, "--target", "Probe"],
-                            capture_output=True, text=True)
+    build = ["swift", "build", "--package-path", package, "--target", "Probe"]
+    result = subprocess.run(build, capture_output=True, text=True)
+    if result.returncode != 0 and "missing inputs" in result.stdout + result.stderr:
+        # SwiftPM kept the build plan of the library's earlier file list: start afresh.
+        shutil.rmtree(os.path.join(package, ".build"), ignore_errors=True)
+        result = subprocess.run(build, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"error: building the library at {library} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
     debug = os.path.join(package, ".build", "debug")

@@ -202,6 +202,10 @@ def main():
             print(f"==> {label}: building the client package once (the library too, the first time)", flush=True)
             for target, _ in files.values():
                 result = build(directory, target)
+                if result.returncode != 0 and "missing inputs" in result.stdout + result.stderr:
+                    # SwiftPM kept the build plan of the library's earlier file list: start afresh.
+                    shutil.rmtree(os.path.join(directory, ".build"), ignore_errors=True)
+                    result = build(directory, target)
                 if result.returncode != 0:
                     sys.exit(f"error: building {target} against {label} failed:\n{result.stderr[-4000:]}"
                              f"{result.stdout[-4000:]}")

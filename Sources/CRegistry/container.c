@@ -112,6 +112,7 @@ int crg_container_add_child_locked(crg_container *c, crg_container *child) {
     if (c == NULL || child == NULL) {
         return EINVAL;
     }
+    CRG_ASSERT_HELD(crg_table_mutex(c->head.table));
     if (crg_container_reaches(child, c)) {
         return ELOOP;
     }

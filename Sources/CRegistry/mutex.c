@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -155,6 +156,11 @@ void crg_mutex_unlock(crg_mutex *m) {
         __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&m->mutex);
     }
+}
+
+void crg_internal_check_failed(const char *what, const char *function, size_t detail) {
+    fprintf(stderr, "CRegistry: internal check failed in %s: %s (%zu)\n", function, what, detail);
+    abort();
 }
 
 bool crg_mutex_held(crg_mutex *m) {

@@ -30,8 +30,7 @@
 
 /* The whole of XXH3 is compiled into this file, so hashing a 16-byte key is a
  * few inlined instructions and nothing links against libxxhash. */
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "crg_xxhash.h"
 
 #include "crg_private.h"
 
@@ -601,10 +600,33 @@ static crg_retire_box *crg_value_box_create(crg_table *t, int *rc) {
     return box;
 }
 
+/* With CRG_INTERNAL_CHECKS, every write ends by checking the table's layout
+ * invariants (crg_check_locked). Tables up to 512 entries are checked after
+ * every write, larger ones whenever their count reaches a power of two, so
+ * that growing to a million keys stays linear. */
+#ifdef CRG_INTERNAL_CHECKS
+static int crg_check_locked(const crg_table *t, size_t *where);
+
+static void crg_internal_check_after_write(const crg_table *t, const char *function) {
+    if (t->count > 512 && (t->count & (t->count - 1)) != 0) {
+        return;
+    }
+    size_t where;
+    int broken = crg_check_locked(t, &where);
+    if (broken != 0) {
+        crg_internal_check_failed("a layout invariant broke (crg_table.h, crg_check_invariants)", function,
+                                  (size_t)broken);
+    }
+}
+#else
+#define crg_internal_check_after_write(t, function) ((void)0)
+#endif
+
 int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     if (CRG_UNLIKELY(t == NULL || value == NULL || !crg_key_valid(key))) {
         return EINVAL;
     }
+    CRG_ASSERT_HELD(t->mutex);
     if (CRG_UNLIKELY(t->busy)) {
         return EBUSY;
     }
@@ -628,6 +650,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         if (previous != NULL) {
             *previous = old;
         }
+        crg_internal_check_after_write(t, __func__);
         return 0;
     }
 
@@ -658,6 +681,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     if (previous != NULL) {
         *previous = NULL;
     }
+    crg_internal_check_after_write(t, __func__);
     return 0;
 }
 
@@ -675,6 +699,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (CRG_UNLIKELY(t == NULL || !crg_key_valid(key))) {
         return EINVAL;
     }
+    CRG_ASSERT_HELD(t->mutex);
     if (CRG_UNLIKELY(t->busy)) {
         return EBUSY;
     }
@@ -731,6 +756,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
             (void)crg_resize(t, target, NULL);
         }
     }
+    crg_internal_check_after_write(t, __func__);
     return 0;
 }
 
@@ -758,6 +784,7 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     if (t == NULL) {
         return EINVAL;
     }
+    CRG_ASSERT_HELD(t->mutex);
     if (t->busy) {
         return EBUSY;
     }
@@ -774,6 +801,7 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     STORE_RELEASE(&t->head.slots, &crg_empty.header);
     t->count = 0;
     crg_retire_slots(s, true, t);
+    crg_internal_check_after_write(t, __func__);
     return 0;
 }
 
@@ -791,6 +819,7 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
     if (t == NULL || visit == NULL) {
         return EINVAL;
     }
+    CRG_ASSERT_HELD(t->mutex);
     int rc = 0;
     crg_slots *s = t->head.slots;
     t->busy++;

@@ -23,7 +23,9 @@ extension Resolver {
             /// The registration's name, or nil.
             public let name: String?
             /// The registration's scope (`application`, `graph`, …, or the
-            /// class of a custom scope), or nil when nothing is registered.
+            /// class of a custom scope), `collection` for a list whose
+            /// elements are added with `register(into:)`, or nil when nothing
+            /// is registered.
             public let scope: String?
             /// What its factory is bound to: `"@MainActor"` for a factory
             /// registered as `{ @MainActor in … }`, `"async"` for an async
@@ -257,12 +259,14 @@ extension Resolver {
 
     /// Every registration a lookup in this container can find, in lookup
     /// order: its own, then its children's depth first, skipping keys found
-    /// earlier. The mutex must be held.
+    /// earlier. A collection's list is followed by each element a resolve
+    /// of it from this container includes. The mutex must be held.
     func reachableRegistrationsLocked() -> [RegistrationDescribing] {
+        registry.assertLocked()
         var seen = Set<Graph.Node>()
         var found: [RegistrationDescribing] = []
         collectRegistrationsLocked(into: &found, seen: &seen)
-        return found
+        return found.flatMap { $0.describingLocked(from: self) }
     }
 
     private func collectRegistrationsLocked(into found: inout [RegistrationDescribing], seen: inout Set<Graph.Node>) {
@@ -292,52 +296,4 @@ func scopeName(_ scope: ResolverScope) -> String {
 
 private func ~= (pattern: ResolverScope, value: ResolverScope) -> Bool {
     pattern === value
-}
-
-/// Collects the edges of a dependency graph: the app-wide recording
-/// (`Resolver.isRecordingGraph`), or one verification's. Any thread may
-/// record; its own mutex guards the edges (never the registry's).
-@usableFromInline
-final class GraphRecorder: @unchecked Sendable {
-    static let global = GraphRecorder()
-
-    private let mutex = Mutex.make()
-    private var recorded = Set<Resolver.Graph.Edge>()
-
-    deinit {
-        mutex.release()
-    }
-
-    /// The edges recorded so far.
-    var edges: Set<Resolver.Graph.Edge> {
-        mutex.withLock { recorded }
-    }
-
-    func clear() {
-        mutex.withLock { recorded.removeAll() }
-    }
-
-    func record(_ edge: Resolver.Graph.Edge) {
-        _ = mutex.withLock { recorded.insert(edge) }
-    }
-
-    /// Records, if this thread verifies or recording is on and a factory is
-    /// running on this thread, an edge from that factory's service to the
-    /// service about to be resolved: `type` under the key at `key`.
-    @usableFromInline
-    @inline(never)
-    static func recordResolve(of type: Any.Type, _ key: RegistryKey) {
-        guard let context = ResolutionContext.existing else { return }
-        let recorder: GraphRecorder
-        if let verification = context.verification {
-            recorder = verification.recorder
-        } else if Published.recordingGraph.load() != 0 {
-            recorder = global
-        } else {
-            return
-        }
-        guard let from = context.innermostRegistration?.graphNode else { return }
-        let to = Resolver.Graph.Node(typeID: key.typeID, type: String(describing: type), name: key.nameText, scope: nil)
-        recorder.record(Resolver.Graph.Edge(from: from, to: to))
-    }
 }

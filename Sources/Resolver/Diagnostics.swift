@@ -30,6 +30,14 @@ extension Resolver {
             }
         }
 
+        if registered.isEmpty, let list = Service.self as? any ResolverArrayType.Type {
+            let element = list.elementType
+            lines.append("A list of '\(element)' is made of the elements added with `register(into: [\(element)].self) { … }`, in this container and the ones it falls back on.")
+            let elementNames = registry.withLock { container.registeredNamesLocked(ofTypeID: typeID(element)) }
+            if !elementNames.isEmpty {
+                lines.append("'\(element)' is registered, but registrations of '\(element)' itself are not collected into a list: add each element with register(into:).")
+            }
+        }
         let optionalNames = registry.withLock { container.registeredNamesLocked(of: Service?.self) }
         if !optionalNames.isEmpty {
             let which = optionalNames.contains(name) ? (name == nil ? "with no name" : "with this name") : "under other names"
@@ -52,10 +60,12 @@ extension Resolver {
     /// The names under which `type` is registered here and in the children
     /// (nil standing for "no name"). The mutex must be held.
     func registeredNamesLocked(of type: Any.Type) -> Set<Resolver.Name?> {
-        registeredNamesLocked(ofTypeID: typeID(type))
+        registry.assertLocked()
+        return registeredNamesLocked(ofTypeID: typeID(type))
     }
 
     func registeredNamesLocked(ofTypeID typeID: UInt64) -> Set<Resolver.Name?> {
+        registry.assertLocked()
         var found = Set<Resolver.Name?>()
         for key in registeredKeysLocked() where key.typeID == typeID {
             found.insert(key.name)
@@ -65,6 +75,7 @@ extension Resolver {
 
     /// Every registration key here and in the children. The mutex must be held.
     func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
+        registry.assertLocked()
         var keys = ownEntriesLocked().map { (typeID: $0.typeID, name: $0.name.map { Resolver.Name($0) }) }
         for child in children {
             keys += child.registeredKeysLocked()
@@ -85,4 +96,13 @@ protocol ResolverOptionalType {
 
 extension Optional: ResolverOptionalType {
     static var wrappedType: Any.Type { Wrapped.self }
+}
+
+/// Lets the diagnostics see through `Array<Element>` (a collection's list).
+protocol ResolverArrayType {
+    static var elementType: Any.Type { get }
+}
+
+extension Array: ResolverArrayType {
+    static var elementType: Any.Type { Element.self }
 }

@@ -158,6 +158,7 @@ public final class Resolver: @unchecked Sendable {
             let rc = storage.addChildLocked(child.storage)
             if rc == 0 {
                 children.append(child)
+                publishChildrenLocked()
             }
             return rc
         }
@@ -198,6 +199,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// `cache`, made if needed. The mutex must be held.
     var cacheScopeLocked: ResolverScope {
+        registry.assertLocked()
         if let cacheScope {
             return cacheScope
         }
@@ -205,105 +207,6 @@ public final class Resolver: @unchecked Sendable {
         cacheScope = scope
         fields.cache.store(UnownedReference(scope))
         return scope
-    }
-
-    // MARK: - Registration
-
-    /// Registers a factory with no parameters in `main`.
-    /// Registering the same type and name again replaces the earlier
-    /// registration.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when
-    ///     omitted (`register { Service() as Protocol }`).
-    ///   - name: register under this name; a named lookup never falls back
-    ///     to the unnamed registration.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-    ///     factory registered from the main actor may be isolated to it: the
-    ///     library says so if a synchronous resolve runs it elsewhere.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
-                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory that receives the resolving container, in `main`.
-    /// Registering the same type and name again replaces the earlier
-    /// registration.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when
-    ///     omitted (`register { Service() as Protocol }`).
-    ///   - name: register under this name; a named lookup never falls back
-    ///     to the unnamed registration.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-    ///     factory registered from the main actor may be isolated to it: the
-    ///     library says so if a synchronous resolve runs it elsewhere.
-    ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
-                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory that receives the container and the resolve call's
-    /// arguments, in `main`.
-    /// Registering the same type and name again replaces the earlier
-    /// registration.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when
-    ///     omitted (`register { Service() as Protocol }`).
-    ///   - name: register under this name; a named lookup never falls back
-    ///     to the unnamed registration.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-    ///     factory registered from the main actor may be isolated to it: the
-    ///     library says so if a synchronous resolve runs it elsewhere.
-    ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
-                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers factories in this container: `container.register { Service() }`,
-    /// `container.register(name: "fred") { r in Service(r.resolve()) }`, with
-    /// the same shapes as the static `register` (the ``Registrar``'s
-    /// `callAsFunction` overloads). A value rather than methods: called from a
-    /// static context (`registerAllServices`), `register { … }` then never
-    /// considers the instance overloads as curried functions, which the
-    /// compiler would try, and reject, for every registration.
-    public final var register: Registrar {
-        Registrar(container: self)
-    }
-
-    /// Stores a new registration with `factory` and the default scope in
-    /// `container` (nil: `main`), under one lock pair. The registration it
-    /// replaces is retired, and released after unlocking.
-    @inlinable
-    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
-                                  _ factory: ResolverRegistration<Service>.Factory,
-                                  _ registeredOnMainActor: Bool = false) -> ResolverOptions<Service> {
-        let (registration, target, rc) = registry.write {
-            let target = container ?? registry.main
-            let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                                    registeredOnMainActor: registeredOnMainActor)
-            return (registration, target, target.putLocked(registration))
-        }
-        if rc != 0 {
-            registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
-        }
-        return ResolverOptions(registration: registration, container: target)
     }
 
     // MARK: - Resolution
@@ -321,7 +224,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
-        if let service: Service = resolveService(in: nil, name: name, arguments: nil) {
+        if let service: Service = resolveService(in: nil, name: name, arguments: .none) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -354,7 +257,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
-        if let service: Service = Resolver.resolveService(in: self, name: name, arguments: nil) {
+        if let service: Service = Resolver.resolveService(in: self, name: name, arguments: .none) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -386,7 +289,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
-        resolveService(in: nil, name: name, arguments: nil)
+        resolveService(in: nil, name: name, arguments: .none)
     }
 
     /// Resolves a `Service` from `root` with `args`, or nil where `resolve`
@@ -412,7 +315,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
-        Resolver.resolveService(in: self, name: name, arguments: nil)
+        Resolver.resolveService(in: self, name: name, arguments: .none)
     }
 
     /// Resolves a `Service` from this container (and its children) with
@@ -428,85 +331,67 @@ public final class Resolver: @unchecked Sendable {
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
     }
-}
 
-extension Resolver {
-    /// The value of a container's `register`: calling it registers a factory
-    /// in that container (`container.register { Service() }`), with every
-    /// shape the static `register` takes.
-    public struct Registrar: Sendable {
-        /// The container the factories are registered in.
-        @usableFromInline let container: Resolver
+    // MARK: - Typed arguments
 
-        @inlinable
-        init(container: Resolver) {
-            self.container = container
+    /// Resolves a `Service` registered with typed arguments
+    /// (`register(arguments:)`) from `root`, passing `arguments` to its
+    /// factory: `Resolver.resolve(UserViewModel.self, arguments: 42, "ada")`.
+    /// Stops when none is registered, when its factory returns nil, or when
+    /// the argument list differs from the registration's (the message names
+    /// both).
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the context when omitted.
+    ///   - name: the registration's name.
+    ///   - first: the first argument.
+    ///   - rest: the others, if any.
+    @inlinable
+    public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A, _ rest: repeat each B) -> Service {
+        if let service: Service = withTypedArguments(first, repeat each rest, body: {
+            resolveService(in: nil, name: name, arguments: $0)
+        }) {
+            return service
         }
+        notResolved(Service.self, name: name, in: nil)
+    }
 
-        /// Registers a factory with no parameters. Registering the same type and
-        /// name again replaces the earlier registration.
-        ///
-        /// - Parameters:
-        ///   - type: the service type; inferred from the factory's result when
-        ///     omitted (`register { Service() as Protocol }`).
-        ///   - name: register under this name; a named lookup never falls back
-        ///     to the unnamed registration.
-        ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-        ///     factory registered from the main actor may be isolated to it: the
-        ///     library says so if a synchronous resolve runs it elsewhere.
-        ///   - factory: makes the service; returning nil counts as not registered.
-        /// - Returns: options for the new registration (scope, `implements`, …).
-        @inlinable
-        @discardableResult
-        public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                            isolation: (any Actor)? = #isolation,
-                                            factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-            Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
-        }
+    /// Resolves a `Service` registered with typed arguments from `root`, or
+    /// nil when none is registered or its factory returns nil (a different
+    /// argument list still stops).
+    ///
+    /// - Parameters: as `resolve(_:name:arguments:_:)`.
+    @inlinable
+    public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                    arguments first: A, _ rest: repeat each B) -> Service? {
+        withTypedArguments(first, repeat each rest, body: { resolveService(in: nil, name: name, arguments: $0) })
+    }
 
-        /// Registers a factory that receives the resolving container.
-        /// Registering the same type and name again replaces the earlier
-        /// registration.
-        ///
-        /// - Parameters:
-        ///   - type: the service type; inferred from the factory's result when
-        ///     omitted (`register { Service() as Protocol }`).
-        ///   - name: register under this name; a named lookup never falls back
-        ///     to the unnamed registration.
-        ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-        ///     factory registered from the main actor may be isolated to it: the
-        ///     library says so if a synchronous resolve runs it elsewhere.
-        ///   - factory: makes the service from the container `resolve` was called on; returning nil counts as not registered.
-        /// - Returns: options for the new registration (scope, `implements`, …).
-        @inlinable
-        @discardableResult
-        public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                            isolation: (any Actor)? = #isolation,
-                                            factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-            Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+    /// Resolves a `Service` registered with typed arguments from this
+    /// container (and its children); see the static
+    /// `resolve(_:name:arguments:_:)`.
+    ///
+    /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
+    @inlinable
+    public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                  arguments first: A, _ rest: repeat each B) -> Service {
+        if let service: Service = withTypedArguments(first, repeat each rest, body: {
+            Resolver.resolveService(in: self, name: name, arguments: $0)
+        }) {
+            return service
         }
+        Resolver.notResolved(Service.self, name: name, in: self)
+    }
 
-        /// Registers a factory that receives the container and the resolve call's
-        /// arguments (`register { r, args in Service(args()) }`).
-        /// Registering the same type and name again replaces the earlier
-        /// registration.
-        ///
-        /// - Parameters:
-        ///   - type: the service type; inferred from the factory's result when
-        ///     omitted (`register { Service() as Protocol }`).
-        ///   - name: register under this name; a named lookup never falls back
-        ///     to the unnamed registration.
-        ///   - isolation: the caller's isolation (`#isolation`); leave it out. A
-        ///     factory registered from the main actor may be isolated to it: the
-        ///     library says so if a synchronous resolve runs it elsewhere.
-        ///   - factory: makes the service from the container `resolve` was called on and its `args:` (``Args``); returning nil counts as not registered.
-        /// - Returns: options for the new registration (scope, `implements`, …).
-        @inlinable
-        @discardableResult
-        public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                            isolation: (any Actor)? = #isolation,
-                                            factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-            Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
-        }
+    /// Resolves a `Service` registered with typed arguments from this
+    /// container (and its children), or nil; see the static
+    /// `optional(_:name:arguments:_:)`.
+    ///
+    /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
+    @inlinable
+    public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A, _ rest: repeat each B) -> Service? {
+        withTypedArguments(first, repeat each rest, body: { Resolver.resolveService(in: self, name: name, arguments: $0) })
     }
 }

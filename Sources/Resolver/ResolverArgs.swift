@@ -52,11 +52,11 @@ extension Resolver {
                 return .positional(nil)
             }
             func open<V>(_ value: V) -> Storage {
-                if V.self == [String: Any?].self {
-                    return .keyed(unsafeBitCast(value, to: [String: Any?].self))
+                if let keyed = exactly(value, as: [String: Any?].self) {
+                    return .keyed(keyed)
                 }
-                if V.self == [String: Any].self {
-                    return .keyed(unsafeBitCast(value, to: [String: Any].self).mapValues { $0 })
+                if let keyed = exactly(value, as: [String: Any].self) {
+                    return .keyed(keyed.mapValues { $0 })
                 }
                 if value is any StringKeyedDictionary, let keyed = value as? [String: Any?] {
                     return .keyed(keyed)
@@ -135,7 +135,7 @@ extension Resolver {
         @inlinable
         static func exact<T>(_ value: Any) -> T? {
             func open<V>(_ value: V) -> T? {
-                V.self == T.self ? unsafeBitCast(value, to: T.self) : nil
+                exactly(value, as: T.self)
             }
             return open(value)
         }

@@ -40,14 +40,14 @@ public struct ResolverOptions<Service> {
             guard let service = registration.resolve(resolver: resolver, args: args) else {
                 return nil
             }
-            if Service.self == Protocol.self {
-                return unsafeBitCast(service, to: Protocol.self)
+            if let same = exactly(service, as: Protocol.self) {
+                return same
             }
             guard let conforming = service as? Protocol else {
                 resolverFailure("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
             }
             return conforming
-        })
+        }, false)
         registry.withLock { forwarding.registration.forwardsTo = registration }
         return self
     }

@@ -15,37 +15,6 @@
 // they replace is retired, so a thread still running a replaced factory, or
 // reading a replaced scope, is never left with a freed object (DESIGN.md).
 public final class ResolverRegistration<Service>: @unchecked Sendable {
-    /// The factory, in the shape it was registered with. The resolve path
-    /// calls it in place.
-    @usableFromInline
-    enum Factory {
-        case plain(ResolverFactory<Service>)
-        case resolver(ResolverFactoryResolver<Service>)
-        case arguments(ResolverFactoryArgumentsN<Service>)
-        case anyArguments(ResolverFactoryAnyArguments<Service>)
-        /// `{ @MainActor in … }`, in any shape: runs on the main actor only.
-        case mainActor(MainActorFactory, takesArguments: Bool)
-        /// An async factory, in any shape: `resolveAsync` only.
-        case async(AsyncFactory, takesArguments: Bool)
-
-        /// What isolation the factory needs.
-        @inlinable
-        var isolation: FactoryIsolation {
-            switch self {
-            case .plain, .resolver, .arguments, .anyArguments: return .none
-            case .mainActor: return .mainActor
-            case .async: return .async
-            }
-        }
-    }
-
-    /// A main-actor factory of any shape, as stored.
-    @usableFromInline
-    typealias MainActorFactory = @MainActor (_ resolver: Resolver, _ args: Any?) -> Service?
-    /// An async factory of any shape, as stored.
-    @usableFromInline
-    typealias AsyncFactory = (_ resolver: Resolver, _ args: Any?) async -> Service?
-
     /// A factory installed by `update(factory:)`, held by reference.
     @usableFromInline
     final class FactoryBox {
@@ -60,6 +29,11 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let factory: Factory
+    /// Its typed argument list (`register(arguments:)`), or nil.
+    @usableFromInline let argumentList: ArgumentList?
+    /// `argumentList`'s identity, which the resolve path compares with a
+    /// call's list (nil: no typed arguments).
+    @usableFromInline let argumentTypes: ObjectIdentifier?
     /// `factory.isolation`, kept for the paths that branch on it.
     @usableFromInline let isolation: FactoryIsolation
     /// Whether `register` was called on the main actor (`#isolation`): a
@@ -121,11 +95,14 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
 
     /// A registration made by `register`.
     @usableFromInline
-    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false) {
+    init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false,
+         arguments: ArgumentList? = nil) {
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         key = Int(bitPattern: UInt(typeID))
         self.name = name
         self.factory = factory
+        argumentList = arguments
+        argumentTypes = arguments?.identity
         isolation = factory.isolation
         self.registeredOnMainActor = registeredOnMainActor
         handMadeCacheName = nil
@@ -153,6 +130,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         self.key = key
         self.name = name
         self.factory = .anyArguments(factory)
+        argumentList = nil
+        argumentTypes = nil
         isolation = .none
         registeredOnMainActor = false
         if key == Int(bitPattern: UInt(typeID)) {
@@ -183,25 +162,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// The factory as registered, in the `(Resolver, Any?) -> Service?` form
     /// that `update(factory:)` works with.
     var registeredFactory: ResolverFactoryAnyArguments<Service> {
-        switch factory {
-        case .plain(let factory): return { _, _ in factory() }
-        case .resolver(let factory): return { resolver, _ in factory(resolver) }
-        case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
-        case .anyArguments(let factory): return factory
-        case .mainActor(let factory, _):
-            let name = self.name
-            return { resolver, args in ResolverRegistration.callOnMainActor(factory, name, resolver, args) }
-        case .async:
-            // `resolveAsync` runs the async factory, then calls what
-            // `update(factory:)` installed with its instance waiting here.
-            let name = self.name
-            return { _, _ in
-                guard let service = ResolutionContext.current.takeAwaitedInstance(as: Service.self) else {
-                    resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
-                }
-                return service
-            }
-        }
+        factory.anyArgumentsForm(name: name)
     }
 
     /// Resolves through this registration's scope: depending on the scope,
@@ -246,87 +207,12 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Sets the scope (under the registry mutex); the old one, and the memo
     /// of its cached entry, are retired.
     final func setScope(_ scope: ResolverScope) {
+        checkArgumentsCanBeCached(in: scope)
         registry.write {
             guard scope !== scopeStorage else { return }
             retire(scopeStorage)
             scopeStorage = scope
             publishScopeLocked(scope)
-        }
-    }
-}
-
-/// What the diagnostics, verification and the dependency graph need of a
-/// registration of any service type.
-protocol RegistrationDescribing: AnyObject {
-    /// "Type" or "Type:name".
-    var keyDescription: String { get }
-    /// The graph node of its key (without a scope).
-    var graphNode: Resolver.Graph.Node { get }
-    /// Whether its factory takes arguments (`verify()` skips it). The mutex
-    /// must be held.
-    var takesArgumentsLocked: Bool { get }
-    /// Whether its factory is `@MainActor` (`verify()`, which resolves on
-    /// threads of its own, cannot run it there, and skips it).
-    var isMainActorFactory: Bool { get }
-    /// Resolves it once from `container` (a verification's sandbox), as
-    /// `optional()` does: whether an instance came back.
-    func resolveOnce(from container: Resolver) -> Bool
-    /// The scope (under the registry mutex).
-    var scope: ResolverScope { get }
-}
-
-extension RegistrationDescribing {
-    /// The graph node of its key, with its scope (takes the registry mutex).
-    var scopedGraphNode: Resolver.Graph.Node {
-        graphNode.with(scope: scopeName(scope))
-    }
-}
-
-extension ResolverRegistration: RegistrationDescribing {
-    var graphNode: Resolver.Graph.Node {
-        Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil,
-                            isolation: isolationDescription)
-    }
-
-    /// How the graph marks the factory's isolation.
-    var isolationDescription: String? {
-        switch isolation {
-        case .none: return nil
-        case .mainActor: return "@MainActor"
-        case .async: return "async"
-        }
-    }
-
-    var takesArgumentsLocked: Bool {
-        switch factory {
-        case .plain, .resolver: return false
-        case .arguments: return true
-        case .anyArguments: return forwardsTo?.takesArgumentsLocked ?? true
-        case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
-        }
-    }
-
-    var isMainActorFactory: Bool {
-        isolation == .mainActor
-    }
-
-    func resolveOnce(from container: Resolver) -> Bool {
-        guard isolation == .async else {
-            return container.optional(Service.self, name: name) != nil
-        }
-        guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
-            return true
-        }
-        let name = self.name
-        // The sandbox as the task's root, for static resolves in the
-        // factories and in build tasks (which inherit it). Not `withRoot`: a
-        // failure ends this thread inside the operation, and `withRoot`
-        // would never give back its count of the detour word; the
-        // verification's own count keeps resolves on the detour meanwhile.
-        return VerificationExecutor.run {
-            await Resolver.$rootOverride.withValue(container) {
-                await container.optionalAsync(Service.self, name: name) != nil
-            }
         }
     }
 }

@@ -28,13 +28,7 @@ public protocol ResolverScopeType: AnyObject {
 /// lock of the library's held: guard its state. In Swift 6 mode a subclass
 /// restates `@unchecked Sendable`.
 open class ResolverScope: ResolverScopeType, @unchecked Sendable {
-    /// Which built-in behaviour a scope has, so the resolve path can handle
-    /// the built-in scopes without a dynamic call.
-    @usableFromInline
-    enum Kind: UInt8 {
-        case unique, graph, cache, shared, container, custom
-    }
-
+    /// Which built-in behaviour this scope has (`Engine/ScopePolicy.swift`).
     @usableFromInline let kind: Kind
     /// The table of a caching scope (`.cache`: instances, `.shared`: weak
     /// boxes), owning its values; nil for the others. Readers search it in a
@@ -42,10 +36,9 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     @usableFromInline let table: InstanceTable?
 
     // Guarded by the registry mutex.
-    /// The keys whose factories are running, so that each is built once.
-    var building: [InFlight] = []
-    /// The keys whose async factories are running (`buildOnceAsync`).
-    var asyncBuilding: [AsyncFlight] = []
+    /// The builds running in this scope, synchronous and async, so that each
+    /// key is built once per generation (`Engine/BuildOnce.swift`).
+    var building: [Flight] = []
     /// A caching scope's generation: odd while entries leave the table (a
     /// `reset()`, a dead `.shared` entry replaced), even otherwise, and never
     /// the same even value twice. So an entry a resolve found after reading
@@ -53,8 +46,9 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// keeps that value (a registration's `CacheMemo` relies on that; a
     /// generation read before a change began goes stale with it, and an entry
     /// found then is at worst retired, never freed, while the reader's
-    /// section is open). A build that began before a reset does not store
-    /// into the reset cache. Written under the mutex, read without it.
+    /// section is open: DESIGN.md, S2). A build that began before a reset
+    /// does not store into the reset cache, and nobody who asks after the
+    /// reset joins it (S1). Written under the mutex, read without it.
     @usableFromInline let generationWord: AtomicWord
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
@@ -67,7 +61,7 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     init(kind: Kind) {
         self.kind = kind
-        table = kind == .cache || kind == .shared ? InstanceTable.make(mutex: registry.mutex, "a scope cache") : nil
+        table = kind.keepsInstances ? InstanceTable.make(mutex: registry.mutex, "a scope cache") : nil
         generationWord = ResolverScope.makeGenerationWord()
     }
 

@@ -253,6 +253,8 @@ extension ResolverTests {
             let run = try runProgram("ResolverOneThreadProbe", timeout: 60)
             #expect(!run.signaled && run.status == 0, "\(run.output)")
             #expect(run.output.contains("ONE-THREAD pools=1 runs=3 off-thread=0 consistent=true jobs>0=true"), "\(run.output)")
+            // A reset during an async build (S1), on one thread too.
+            #expect(run.output.contains("ONE-THREAD-RESET before=1 after=1 disjoint=true kept=true runs=2"), "\(run.output)")
         }
     
         /// `verify()` resolves on threads of its own: it runs async factories

@@ -36,6 +36,20 @@ extension IndependentTests {
                                             "`await Resolver.resolveAsync(Store.self)`"]),
             ("async-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
             ("async-application-cycle", ["RESOLVER: circular dependency: AsyncA → AsyncB → AsyncA."]),
+            // Typed arguments (`register(arguments:)`).
+            ("typed-wrong-types", ["RESOLVER: 'TypedService' is registered with arguments (Int, String), but (String) were passed."]),
+            ("typed-none-passed", ["RESOLVER: 'TypedService' is registered with arguments (Int, String), but none were passed. Pass them with `Resolver.resolve(TypedService.self, arguments: …)`."]),
+            ("typed-args-passed", ["RESOLVER: 'TypedService' is registered with arguments (Int, String), but untyped args: were passed."]),
+            ("typed-passed-to-untyped", ["RESOLVER: 'TypedService' is registered without typed arguments, but (Int) were passed."]),
+            ("typed-not-hashable-cached", ["RESOLVER: 'Service' takes arguments (Settings), which are not all Hashable: a caching scope keeps one instance per argument list"]),
+            ("list-missing", ["RESOLVER: 'Array<Plugin>:NONAME' not resolved.",
+                              "Nothing is registered for 'Array<Plugin>' in this container or its children.",
+                              "A list of 'Plugin' is made of the elements added with `register(into: [Plugin].self) { … }`",
+                              "'Plugin' is registered, but registrations of 'Plugin' itself are not collected into a list"]),
+            ("list-cycle", ["RESOLVER: circular dependency: Array<Plugin> → Plugin:[Plugin] #2 → Array<Plugin>."]),
+            // The internal checks of debug builds (DESIGN.md, L1).
+            ("unlocked-table-write", ["CRegistry: internal check failed in crg_put_locked: called without the table's mutex"]),
+            ("unlocked-scope-reset", ["RESOLVER: resetLocked() called without the registry mutex"]),
         ]
 
         @Test(arguments: cases)

@@ -103,7 +103,7 @@ extension ResolverTests {
         @MainActor @Test func aCachedInstanceIsReturnedOffTheMainActor() {
             let resolver = Resolver(child: nil, isolatedScopes: true)
             let runs = Counter()
-            resolver.register { @MainActor () -> SettingsViewModel? in
+            resolver.register { @MainActor in
                 runs.increment()
                 return SettingsViewModel()
             }.scope(.application)
@@ -179,8 +179,8 @@ func registerViewModels(in resolver: Resolver) {
 func registerEveryShape(in resolver: Resolver, scope: ResolverScope) {
     resolver.register { @MainActor in SettingsViewModel() }.scope(scope)
     resolver.register(SettingsViewModel.self, name: "typed") { @MainActor in SettingsViewModel() }.scope(scope)
-    resolver.register(name: "resolver") { @MainActor (_: Resolver) in SettingsViewModel() }.scope(scope)
-    resolver.register(name: "args") { @MainActor (_: Resolver, args: Resolver.Args) -> SettingsViewModel? in
+    resolver.register(name: "resolver") { @MainActor _ in SettingsViewModel() }.scope(scope)
+    resolver.register(name: "args") { @MainActor _, args -> SettingsViewModel? in
         let model = SettingsViewModel()
         model.title = args()
         return model

@@ -127,45 +127,6 @@ extension IndependentTests {
             #expect(made.count == 3)
         }
 
-        /// A reset from another thread during a build: the thread waiting for
-        /// that build makes its own instance, which the scope keeps (its build
-        /// began after the reset).
-        @Test func threadsWaitingForABuildThatAResetOverranBuildAgain() {
-            let scope = ResolverScopeCache()
-            let resolver = Resolver()
-            let made = Counter()
-            let building = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            resolver.register { () -> Leaf in
-                made.increment()
-                if made.count == 1 {
-                    building.signal()
-                    proceed.wait()
-                }
-                return Leaf()
-            }.scope(scope)
-            let results = Locked<[String: Int]>([:])
-            let builder = startThread {
-                let id = resolver.resolve(Leaf.self).id
-                results.withLock { $0["first"] = id }
-            }
-            building.wait()
-            let waiting = startThread {
-                let id = resolver.resolve(Leaf.self).id
-                results.withLock { $0["waiter"] = id }
-            }
-            usleep(50_000) // the waiter finds the build running, most likely
-            scope.reset()
-            proceed.signal()
-            #expect(builder.finished(within: 10) && waiting.finished(within: 10))
-            let first = results.withLock { $0["first"] }
-            let waiter = results.withLock { $0["waiter"] }
-            #expect(first != nil && waiter != nil && first != waiter, "the waiter built again")
-            #expect(made.count == 2)
-            #expect(resolver.resolve(Leaf.self).id == waiter, "the waiter's instance is kept")
-            #expect(made.count == 2)
-        }
-
         @Test func twoThreadsNeverShareGraphInstances() {
             final class Slow { let leaf: Leaf; init(leaf: Leaf) { self.leaf = leaf } }
             final class Pair { let a: Slow; let b: Leaf; init(a: Slow, b: Leaf) { self.a = a; self.b = b } }

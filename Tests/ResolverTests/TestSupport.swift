@@ -102,11 +102,18 @@ struct ProgramRun {
 /// Swift Testing) and a bundle on macOS
 /// (`<dir>/ResolverPackageTests.xctest/Contents/MacOS/ResolverPackageTests`,
 /// loaded by `xctest` or by SwiftPM's testing helper). So: starting from the
-/// loaded `.xctest` bundle, the running executable and `argv[0]`, walk up
-/// until a directory holds `name`.
+/// loaded `.xctest` bundle (macOS) or the running executable (Linux), and
+/// `argv[0]`, walk up until a directory holds `name`.
 func builtProgram(_ name: String) -> URL? {
+    #if canImport(Darwin)
     var starts: [URL] = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map(\.bundleURL)
-    starts += [Bundle.main.executableURL, CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }].compactMap { $0 }
+    starts += [Bundle.main.executableURL].compactMap { $0 }
+    #else
+    // The running executable, without `Bundle` (whose lookups some Linux
+    // builds of Foundation cannot make).
+    var starts = [URL(fileURLWithPath: "/proc/self/exe")]
+    #endif
+    starts += [CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }].compactMap { $0 }
     for start in starts {
         var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
         while directory.pathComponents.count > 1 {

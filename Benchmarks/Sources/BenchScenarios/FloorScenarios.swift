@@ -20,7 +20,7 @@ func floorOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .singleton, .named: return FloorKeptInstance()
     case .transient, .transient1000: return FloorConstruct()
     case .graph: return FloorGraph()
-    case .argument: return FloorArgument()
+    case .argument, .typedArgument: return FloorArgument()
     case .mutex: return FloorRecursiveMutex()
     case .lazyRead, .register: preconditionFailure("no floor for \(scenario)")
     }

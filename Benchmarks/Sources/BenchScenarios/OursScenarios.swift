@@ -13,6 +13,7 @@ func oursOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .transient1000: return OursTransient(othersRegistered: true)
     case .graph: return OursGraph()
     case .argument: return OursArgument()
+    case .typedArgument: return OursTypedArgument()
     case .lazyRead: return OursLazyRead()
     case .register, .mutex: preconditionFailure("no Resolver operation for \(scenario)")
     }
@@ -92,6 +93,17 @@ final class OursArgument: BenchOperation, @unchecked Sendable {
     }
 
     func run() { sink(resolver.resolve(ArgService.self, args: benchmarkArgument)) }
+}
+
+final class OursTypedArgument: BenchOperation, @unchecked Sendable {
+    let resolver = Resolver()
+
+    init() {
+        resolver.register(arguments: Int.self) { _, value in ArgService(value) }.scope(.unique)
+        precondition(resolver.resolve(ArgService.self, arguments: benchmarkArgument).value == benchmarkArgument)
+    }
+
+    func run() { sink(resolver.resolve(ArgService.self, arguments: benchmarkArgument)) }
 }
 
 /// Each thread reads the `@LazyInjected` property of an object of its own that

@@ -27,6 +27,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     case transient1000 = "transient-1000"
     case graph = "graph"
     case argument = "argument"
+    case typedArgument = "typed-argument"
     case lazyRead = "lazy-read"
     case register = "register"
     case mutex = "mutex"
@@ -40,6 +41,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .transient1000: return "transient resolve with 1,000 other services registered"
         case .graph: return "graph A(B(C), C), default scopes: 3 objects, C shared"
         case .argument: return "resolve with one Int argument"
+        case .typedArgument: return "`.unique` resolve with one typed Int argument (Swinject: its typed argument)"
         case .lazyRead: return "read of a `@LazyInjected` property that holds its instance (an object per thread)"
         case .register: return "register a service (1,000 distinct types per batch)"
         case .mutex: return "recursive pthread mutex lock + unlock"
@@ -51,6 +53,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         switch self {
         case .register: return [.ours, .swinject, .baseline]
         case .lazyRead: return [.ours]
+        case .typedArgument: return [.ours, .swinject, .floor]
         case .mutex: return [.floor]
         default: return ResolverImpl.allCases
         }

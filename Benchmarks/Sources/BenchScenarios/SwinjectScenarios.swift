@@ -15,7 +15,7 @@ func swinjectOperation(_ scenario: ResolverScenario, synchronized: Bool) -> any 
     case .transient: return SwinjectTransient(othersRegistered: false, synchronized: synchronized)
     case .transient1000: return SwinjectTransient(othersRegistered: true, synchronized: synchronized)
     case .graph: return SwinjectGraph(synchronized: synchronized)
-    case .argument: return SwinjectArgument()
+    case .argument, .typedArgument: return SwinjectArgument()
     case .lazyRead, .register, .mutex: preconditionFailure("no Swinject operation for \(scenario)")
     }
 }

@@ -118,6 +118,23 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
     entry->value = value;
 }
 
+/**
+ * The version word (acquire), for a reader that reads several tables and
+ * needs them as they were at one moment (a list assembled from several
+ * containers): if it is even now and crg_tcache_version_unchanged says it
+ * is the same after the reads, they overlapped no write, as for
+ * crg_tcache_fill. Call inside a read section.
+ */
+static inline CRG_ALWAYS_INLINE uint64_t crg_tcache_version_load(void) {
+    return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
+}
+
+/** Whether the version word is still `version`, after the loads made before this call (an acquire fence orders them first). */
+static inline CRG_ALWAYS_INLINE bool crg_tcache_version_unchanged(uint64_t version) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_RELAXED) == version;
+}
+
 /** Marks a change made without the versioned mutex: every thread's cache is emptied on its next probe. */
 void crg_tcache_invalidate(void);
 

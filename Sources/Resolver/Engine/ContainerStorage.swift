@@ -8,11 +8,34 @@ extension Resolver {
     @frozen
     @usableFromInline
     struct Fields {
-        @usableFromInline let cells = AtomicCells(count: 1)
+        @usableFromInline let cells = AtomicCells(count: 2)
 
         /// The scope behind `cache`, unretained (`cacheScope` owns it), or
         /// nil until first needed.
         @inlinable var cache: AtomicReference<ResolverScope> { cells.reference(0) }
+        /// The children, in the order added (owned), or nil while there are
+        /// none: for the readers that walk containers themselves (a
+        /// collection's list), where a lookup lets the C container walk them.
+        var children: AtomicReference<ChildList> { cells.reference(1) }
+    }
+
+    /// The children of a container as published (`Fields.children`):
+    /// immutable, replaced whole by `add(child:)` (the old list retired).
+    final class ChildList {
+        let containers: [Resolver]
+
+        init(_ containers: [Resolver]) {
+            self.containers = containers
+        }
+    }
+
+    /// Publishes `children` for readers; the list it replaces is retired.
+    /// The mutex must be held.
+    func publishChildrenLocked() {
+        registry.assertLocked()
+        if let replaced = fields.children.exchange(.retaining(ChildList(children))) {
+            retire(owned: replaced)
+        }
     }
 
     /// The deinit's work. Threads' caches key entries by container address:
@@ -26,6 +49,9 @@ extension Resolver {
         if let cacheScope {
             retire(cacheScope)
         }
+        if let children = fields.children.load() {
+            retire(owned: children)
+        }
         fields.cells.deallocate()
         collectRetired()
     }
@@ -35,6 +61,7 @@ extension Resolver {
     /// the table is unchanged). The mutex must be held.
     @usableFromInline
     func putLocked<Service>(_ registration: ResolverRegistration<Service>) -> Int32 {
+        registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
         let rc = withRegistryKey(Service.self, registration.name) { storage.table.putLocked($0, stored) }
         if rc != 0 {
@@ -56,6 +83,7 @@ extension Resolver {
     /// This container's own registrations (not its children's), in no
     /// particular order, with their keys. The mutex must be held.
     func ownEntriesLocked() -> [(typeID: UInt64, name: String?, registration: AnyObject)] {
-        storage.table.entriesLocked().map { ($0.typeID, $0.name, $0.value.object) }
+        registry.assertLocked()
+        return storage.table.entriesLocked().map { ($0.typeID, $0.name, $0.value.object) }
     }
 }

@@ -135,3 +135,13 @@ func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes, owner: Resolve
                       has_name: true)
     return withExtendedLifetime(owner) { body(RegistryKey(&key)) }
 }
+
+/// The key of `typeID` (a type's identity, or a key space of its own) and
+/// `name`.
+func withRegistryKey<Result>(typeID: UInt64, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
+    guard let name else {
+        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
+        return body(RegistryKey(&key))
+    }
+    return withRegistryKey(typeID, name.key, owner: name, body)
+}

@@ -40,12 +40,14 @@ extension ResolverRegistration {
 
     /// The factory `update(factory:)` installed, if any. The mutex must be held.
     var installedFactoryLocked: ResolverFactoryAnyArguments<Service>? {
-        fields.replacement.load()?.read { $0.factory }
+        registry.assertLocked()
+        return fields.replacement.load()?.read { $0.factory }
     }
 
     /// Publishes `factory` as the one to call; the one it replaces is
     /// retired. The mutex must be held.
     func installFactoryLocked(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+        registry.assertLocked()
         if let replaced = fields.replacement.exchange(.retaining(FactoryBox(factory))) {
             retire(owned: replaced)
         }
@@ -54,6 +56,7 @@ extension ResolverRegistration {
     /// Publishes `scope` (which `scopeStorage` holds) and drops the memo of
     /// the old scope's entry. The mutex must be held.
     func publishScopeLocked(_ scope: ResolverScope) {
+        registry.assertLocked()
         fields.scope.store(UnownedReference(scope))
         if let memo = fields.memo.exchange(nil) {
             retire(owned: memo)
@@ -69,7 +72,7 @@ extension ResolverRegistration {
 
     /// `resolve(resolver:args:)`: through the scope, from `resolver`.
     func resolveThroughScope(_ resolver: Resolver, _ args: Any?) -> Service? {
-        withArguments(args) { arguments in
+        withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, name) { key in
                 if Published.detours.load() != 0 {
                     GraphRecorder.recordResolve(of: Service.self, key)
@@ -91,8 +94,7 @@ extension ResolverRegistration {
     /// scopes); a caching scope keeps the instance under the hand-made key.
     private func resolveHandMade(_ request: ResolveRequest, _ resolver: Resolver, _ section: borrowing ReadSection) -> Service? {
         let scope = ResolverRegistration.effectiveScope(UnownedReference(self), request.container, section)
-        let kind = scope.read { $0.kind }
-        guard kind == .cache || kind == .shared else {
+        guard scope.read({ $0.kind.keepsInstances }) else {
             return ResolverRegistration.resolve(UnownedReference(self), through: scope, request, given: resolver, section)
         }
         return scope.object.resolveHandMade(self, resolver, request.arguments, section)
@@ -100,7 +102,7 @@ extension ResolverRegistration {
 
     /// `instantiate(resolver:args:)`: a new instance from the current factory.
     func produce(_ resolver: Resolver, _ args: Any?) -> Service? {
-        withArguments(args) { arguments in
+        withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.produce(UnownedReference(self), ResolutionContext.current,
@@ -134,22 +136,11 @@ extension ResolverRegistration {
 
         /// A producer for the factory of `registration`.
         static func make(for registration: ResolverRegistration) -> Producer {
-            let producer = makeUnchecked(for: registration)
+            let producer = registration.factory.makeProducer(name: registration.name)
             guard registration.registeredOnMainActor, registration.isolation == .none else {
                 return producer
             }
             return LeavingMainActorCheck(producer, registration)
-        }
-
-        static func makeUnchecked(for registration: ResolverRegistration) -> Producer {
-            switch registration.factory {
-            case .plain(let factory): return Plain(factory)
-            case .resolver(let factory): return WithResolver(factory)
-            case .arguments(let factory): return WithArguments(factory)
-            case .anyArguments(let factory): return WithAnyArguments(factory)
-            case .mainActor(let factory, _): return OnMainActor(factory, registration.name)
-            case .async: return AsyncOnly(registration.name)
-            }
         }
 
         final class Plain: Producer {
@@ -234,6 +225,20 @@ extension ResolverRegistration {
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
                 ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value)
+            }
+        }
+
+        /// A collection's list: assembled from the elements of the
+        /// containers the lookup reaches from the resolving container.
+        final class Assembling: ContainerProducer {
+            let assembly: CollectionAssembly<Service>
+
+            init(_ assembly: CollectionAssembly<Service>) {
+                self.assembly = assembly
+            }
+
+            override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+                assembly.assemble(from: resolver, arguments)
             }
         }
 

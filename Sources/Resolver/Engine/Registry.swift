@@ -27,6 +27,9 @@ final class Registry: @unchecked Sendable {
     var failureHook: ((String) -> Void)?
     /// Receives every warning instead of standard error (tests).
     var warningHook: ((String) -> Void)?
+    /// How many elements `register(into:)` has added to each list (type
+    /// identity of `[Element]`, and name), for the elements' names.
+    var elementsAdded: [CollectionKey: Int] = [:]
 
     /// Registration generations: `reset()` bumps `wantedGeneration`; a run of
     /// `registerAllServices` completes only the generation it started for.
@@ -55,6 +58,14 @@ final class Registry: @unchecked Sendable {
         try mutex.withLock(body)
     }
 
+    /// Stops a debug build of the library when the calling thread does not
+    /// hold the mutex: every `…Locked` function checks it first (DESIGN.md,
+    /// L1). Release builds check nothing.
+    @usableFromInline
+    func assertLocked(_ function: StaticString = #function) {
+        assert(mutex.isHeldByCurrentThread, "RESOLVER: \(function) called without the registry mutex")
+    }
+
     /// Runs `body` under the mutex, then releases whatever it retired (with
     /// the mutex unlocked: releases run deinits).
     @usableFromInline
@@ -68,6 +79,7 @@ final class Registry: @unchecked Sendable {
     /// Makes `container` the root. The mutex must be held; the registry's
     /// reference to the old root is retired.
     func setRootLocked(_ container: Resolver) {
+        assertLocked()
         guard container !== root else { return }
         retire(root)
         root = container
@@ -79,6 +91,7 @@ final class Registry: @unchecked Sendable {
     /// Makes `container` the container static registrations go to. The mutex
     /// must be held.
     func setMainLocked(_ container: Resolver) {
+        assertLocked()
         guard container !== main else { return }
         retire(main)
         main = container

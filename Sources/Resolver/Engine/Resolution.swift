@@ -17,31 +17,6 @@ import CRegistry
 // thread shares.) The thread's own objects (its resolution context, its
 // snapshot of `root`) are ordinary references, passed down.
 
-/// The arguments of a resolve call on their way to a factory: a pointer to
-/// the caller's `args:` value, or nil when the call passed none (or passed
-/// nil, which factories read the same way). A call without arguments (the
-/// common case) then carries nothing that needs destroying; the `Any?` is
-/// read only by factories that take arguments.
-@usableFromInline
-typealias ArgumentsPointer = UnsafePointer<Any?>?
-
-/// Calls `body` with `args` as an `ArgumentsPointer`.
-@inlinable
-func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
-    withUnsafePointer(to: args) { pointer in
-        body(args == nil ? nil : pointer)
-    }
-}
-
-extension Optional where Wrapped == UnsafePointer<Any?> {
-    /// The `args:` value (nil when none was passed).
-    @inlinable
-    var value: Any? {
-        guard let self else { return nil }
-        return self.pointee
-    }
-}
-
 /// One resolve on its way down the path: the key, the container searched,
 /// and the arguments.
 ///
@@ -49,9 +24,8 @@ extension Optional where Wrapped == UnsafePointer<Any?> {
 /// (`given: Resolver?`), not inside it: a strong reference passed as a
 /// parameter is the caller's guarantee, passed down without a reference
 /// count, while one stored in the request would be copied into it (a retain
-/// and a release on every resolve that builds an instance: +53 instructions
-/// for a transient resolve, measured with `make bench-instructions`), and an
-/// unowned one would be retained around every call it is passed to.
+/// and a release on every resolve that builds an instance), and an unowned
+/// one would be retained around every call it is passed to.
 @frozen
 @usableFromInline
 struct ResolveRequest {
@@ -76,69 +50,136 @@ struct ResolveRequest {
     }
 }
 
+/// What a resolve does once it has found a registration whose instance its
+/// scope does not hold: the one step in which a synchronous resolve and the
+/// start of `resolveAsync` differ. Everything before it (the detours, the
+/// registration gate, `root`, the thread's cache, the key, the table, the
+/// scope, a cached instance) is one path, generic over this.
+@usableFromInline
+protocol ResolvePath {
+    associatedtype Service
+    associatedtype Result
+
+    /// The answer when the resolve ends with `service`: a cached instance,
+    /// or nil when nothing is registered.
+    static func found(_ service: Service?) -> Result
+
+    /// The answer for `registration`, whose instance `scope` does not hold.
+    static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                         given: Resolver?, _ section: borrowing ReadSection) -> Result
+}
+
+/// A synchronous resolve: the instance, made on this thread.
+@frozen
+@usableFromInline
+enum SynchronousPath<Service>: ResolvePath {
+    @inlinable
+    @inline(__always)
+    static func found(_ service: Service?) -> Service? {
+        service
+    }
+
+    @inlinable
+    @inline(__always)
+    static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                         given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+        let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request,
+                                                                     given: given, section)
+        // The decorator field first: binding `service` copies it (a retain).
+        if let decorate = Published.decorate.load(), let service {
+            DecorateBox.call(decorate, with: service)
+        }
+        return service
+    }
+}
+
 extension Resolver {
     /// Resolves `Service` in `container` (nil: `root`): nil when nothing is
     /// registered or the factory returned nil.
+    @inlinable
+    static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, arguments: ArgumentsPointer) -> Service? {
+        resolve(in: container, name: name, arguments, SynchronousPath<Service>.self)
+    }
+
+    /// The one lookup of every resolve, synchronous or async (`Path`).
     ///
     /// The fast path: in a read section, the registration gate and `root`,
     /// then this thread's cache (`ThreadCache`): a hit costs one probe and
     /// no key. A miss goes on with what it loaded, by the full lookup, which
     /// fills the cache.
     @inlinable
-    static func resolveService<Service>(in container: Resolver?, name: Resolver.Name?, arguments: ArgumentsPointer) -> Service? {
+    @inline(__always)
+    static func resolve<Path: ResolvePath>(in container: Resolver?, name: Resolver.Name?, _ arguments: ArgumentsPointer,
+                                           _ path: Path.Type) -> Path.Result {
         if Published.detours.load() != 0 {
-            return withRegistryKey(Service.self, name) { key in
-                resolveWithDetour(key, in: container, arguments)
+            return withRegistryKey(Path.Service.self, name) { key in
+                resolveWithDetour(key, in: container, arguments, path)
             }
         }
         let section = ReadSection()
         guard let target = registeredTarget(container, section) else {
             section.end()
-            return withRegistryKey(Service.self, name) { key in
-                resolveAfterRegistering(key, in: container, arguments)
+            return withRegistryKey(Path.Service.self, name) { key in
+                resolveAfterRegistering(key, in: container, arguments, path)
             }
         }
-        let hit = ThreadCache.find(target, RegistryKey.typeID(of: Service.self), name?.key.start, name?.key.hash ?? 0,
-                                   section)
+        let hit = ThreadCache.find(target, RegistryKey.typeID(of: Path.Service.self), name?.key.start,
+                                   name?.key.hash ?? 0, section)
         if let instance = hit?.instance {
-            let service = ValueStorage.value(in: instance, as: Service.self)
+            let service = ValueStorage.value(in: instance, as: Path.Service.self)
             section.end()
-            return service
+            return Path.found(service)
         }
-        let service: Service? = withRegistryKey(Service.self, name) { key in
-            let request = ResolveRequest(key, from: target, arguments)
-            if let hit {
-                // The registration, remembered: no table probe.
-                return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Service>.self), request, given: container, section)
-            }
-            return resolveInReadSection(request, given: container, section)
+        let result = withRegistryKey(Path.Service.self, name) { key in
+            resolveMissed(key, hit, from: target, given: container, arguments, section, path)
         }
         section.end()
-        return service
+        return result
     }
 
-    /// `resolveService` once the key is built.
+    /// `resolve(in:name:_:_:)` past a miss of the thread's cache, with the
+    /// key: the registration the thread's cache remembered (`hit`), or the
+    /// one in the table. Out of line, so that the cache hit above stays a
+    /// short function.
+    @inlinable
+    @inline(never)
+    static func resolveMissed<Path: ResolvePath>(_ key: RegistryKey, _ hit: ThreadCache.Hit?,
+                                                 from target: UnownedReference<Resolver>, given container: Resolver?,
+                                                 _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
+                                                 _ path: Path.Type) -> Path.Result {
+        let request = ResolveRequest(key, from: target, arguments)
+        if let hit {
+            // The registration, remembered: no table probe.
+            return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self), request,
+                                given: container, section, path)
+        }
+        return resolveInReadSection(request, given: container, section, path)
+    }
+
+    /// `resolveService` once the key is built (`implements`, scopes).
     @inlinable
     static func resolveService<Service>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
         if Published.detours.load() != 0 {
-            return resolveWithDetour(key, in: container, arguments)
+            return resolveWithDetour(key, in: container, arguments, SynchronousPath<Service>.self)
         }
-        return resolveDirectly(key, in: container, arguments)
+        return resolveDirectly(key, in: container, arguments, SynchronousPath<Service>.self)
     }
 
     /// Resolves from `container`, or from the app-wide root when it is nil.
     @inlinable
     @inline(__always)
-    static func resolveDirectly<Service>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+    static func resolveDirectly<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer,
+                                                   _ path: Path.Type) -> Path.Result {
         let section = ReadSection()
         guard let target = registeredTarget(container, section) else {
             section.end()
-            return resolveAfterRegistering(key, in: container, arguments)
+            return resolveAfterRegistering(key, in: container, arguments, path)
         }
-        let service: Service? = resolveInReadSection(ResolveRequest(key, from: target, arguments),
-                                                     given: container, section)
+        let result = resolveInReadSection(ResolveRequest(key, from: target, arguments), given: container, section, path)
         section.end()
-        return service
+        return result
     }
 
     /// The container to search: `container`, or the root when it is nil;
@@ -162,53 +203,58 @@ extension Resolver {
     /// resolves it (then the decorator, in DEBUG builds).
     @inlinable
     @inline(__always)
-    static func resolveInReadSection<Service>(_ request: ResolveRequest, given: Resolver?,
-                                              _ section: borrowing ReadSection) -> Service? {
+    static func resolveInReadSection<Path: ResolvePath>(_ request: ResolveRequest, given: Resolver?,
+                                                        _ section: borrowing ReadSection, _ path: Path.Type) -> Path.Result {
         guard let found = request.container.read({ $0.storage }).find(request.key, section) else {
-            return nil
+            return Path.found(nil)
         }
         ThreadCache.fill(request.container, request.key, registration: found, section)
-        return resolveFound(found.unsafeCast(to: ResolverRegistration<Service>.self), request, given: given, section)
+        return resolveFound(found.unsafeCast(to: ResolverRegistration<Path.Service>.self), request, given: given, section,
+                            path)
     }
 
     /// Resolves `registration`, found for the request (in its container's
-    /// table, or in this thread's cache).
+    /// table, or in this thread's cache): its cached instance, or what `Path`
+    /// does without one.
     @inlinable
     @inline(__always)
-    static func resolveFound<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                                      _ request: ResolveRequest, given: Resolver?,
-                                      _ section: borrowing ReadSection) -> Service? {
-        let scope = ResolverRegistration<Service>.effectiveScope(registration, request.container, section)
+    static func resolveFound<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
+                                                _ request: ResolveRequest, given: Resolver?,
+                                                _ section: borrowing ReadSection, _ path: Path.Type) -> Path.Result {
+        ResolverRegistration<Path.Service>.checkArguments(registration, request.arguments)
+        let scope = ResolverRegistration<Path.Service>.effectiveScope(registration, request.container, section)
         if let service = cachedService(registration, scope, request, section) {
-            return service
+            return Path.found(service)
         }
-        let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request,
-                                                                     given: given, section)
-        // The decorator field first: binding `service` copies it (a retain).
-        if let decorate = Published.decorate.load(), let service {
-            DecorateBox.call(decorate, with: service)
-        }
-        return service
+        return Path.uncached(registration, through: scope, request, given: given, section)
     }
 
     /// The instance a caching scope holds for `registration`, if any
-    /// (decorated, in DEBUG builds, when a decorator is set). One in a `.cache`
-    /// scope is remembered in this thread's cache (not `.shared`: it holds
-    /// weak boxes, whose objects may go). The synchronous and async paths
-    /// share it.
+    /// (decorated, in DEBUG builds, when a decorator is set), remembered in
+    /// this thread's cache where the scope's kind allows it.
     @inlinable
     @inline(__always)
     static func cachedService<Service>(_ registration: UnownedReference<ResolverRegistration<Service>>,
                                        _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
                                        _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
-        guard kind == .cache || kind == .shared,
-              let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, request.key, section),
+        guard kind.keepsInstances else {
+            return nil
+        }
+        if registration.read({ $0.argumentTypes }) != nil {
+            // One instance per argument list, never in the thread's cache.
+            let service = ResolverRegistration<Service>.argumentInstance(registration, scope, request.arguments, section)
+            if let decorate = Published.decorate.load(), let service {
+                DecorateBox.call(decorate, with: service)
+            }
+            return service
+        }
+        guard let entry = ResolverRegistration<Service>.cachedEntry(registration, scope, kind, request.key, section),
               let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) else {
             return nil
         }
         let decorate = Published.decorate.load()
-        if kind == .cache && decorate == nil {
+        if kind.threadCacheMayKeep && decorate == nil {
             ThreadCache.fill(request.container, request.key, instance: entry, section)
         }
         if let decorate {
@@ -224,10 +270,11 @@ extension Resolver {
     /// recorded as an edge from the factory asking for it).
     @inlinable
     @inline(never)
-    static func resolveWithDetour<Service>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer) -> Service? {
+    static func resolveWithDetour<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer,
+                                                     _ path: Path.Type) -> Path.Result {
         let target = container ?? currentOverride()
-        GraphRecorder.recordResolve(of: Service.self, key)
-        return resolveDirectly(key, in: target, arguments)
+        GraphRecorder.recordResolve(of: Path.Service.self, key)
+        return resolveDirectly(key, in: target, arguments, path)
     }
 
     /// The root, if `registerAllServices` has run for it; nil while it has
@@ -238,7 +285,7 @@ extension Resolver {
     /// root. Loading the root, the flag, then the root again (acquire loads
     /// all) rules out pairing a root with a flag set for a later root: the
     /// flag of a later generation is stored after that generation's root, so
-    /// the second load would see the later root.
+    /// the second load would see the later root (DESIGN.md, G1).
     @inlinable
     @inline(__always)
     static func loadRegisteredRoot(_ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
@@ -255,12 +302,12 @@ extension Resolver {
     /// and resolve from the container being registered. A `reset()` landing
     /// meanwhile sends a resolve from `root` round again, so it never looks
     /// in a root whose registration has yet to finish.
-    @usableFromInline
+    @inlinable
     @inline(never)
-    static func resolveAfterRegistering<Service>(_ key: RegistryKey, in container: Resolver?,
-                                                 _ arguments: ArgumentsPointer) -> Service? {
+    static func resolveAfterRegistering<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?,
+                                                           _ arguments: ArgumentsPointer, _ path: Path.Type) -> Path.Result {
         withRegisteredTarget(container) { target, section in
-            resolveInReadSection(ResolveRequest(key, from: target, arguments), given: container, section)
+            resolveInReadSection(ResolveRequest(key, from: target, arguments), given: container, section, path)
         }
     }
 
@@ -310,7 +357,7 @@ extension ResolverRegistration {
     static func effectiveScope(_ registration: UnownedReference<ResolverRegistration>, _ container: UnownedReference<Resolver>,
                                _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
         var scope = registration.read { $0.fields.scope }.load().unsafelyUnwrapped
-        if scope.read({ $0.kind }) == .container {
+        if case .containerCache = scope.read({ $0.kind.strategy }) {
             scope = container.read { $0.fields.cache }.load() ?? Resolver.makeCacheScope(container)
         }
         if let isolated = container.read({ $0.isolatedScopesReference }) {
@@ -328,9 +375,15 @@ extension ResolverRegistration {
     static func resolve(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
                         _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
-        if kind == .cache || kind == .shared, let entry = cachedEntry(registration, scope, request.key, section),
-           let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
-            return service
+        if kind.keepsInstances {
+            if registration.read({ $0.argumentTypes }) != nil {
+                if let service = argumentInstance(registration, scope, request.arguments, section) {
+                    return service
+                }
+            } else if let entry = cachedEntry(registration, scope, kind, request.key, section),
+                      let service = ResolverScope.service(inEntry: entry, of: kind, as: Service.self) {
+                return service
+            }
         }
         return resolveUncached(registration, through: scope, request, given: given, section)
     }
@@ -348,7 +401,8 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func cachedEntry(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
-                            _ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+                            _ kind: ResolverScope.Kind, _ key: RegistryKey,
+                            _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
         let generation = scope.read { $0.generationWord }.load()
         if let memo = registration.read({ $0.fields.memo }).load(), memo.read({ $0.isValid(for: scope, generation) }) {
             return memo.read { $0.entry }
@@ -356,7 +410,7 @@ extension ResolverRegistration {
         guard let entry = scope.read({ $0.table.unsafelyUnwrapped }).find(key, section) else {
             return nil
         }
-        if generation & 1 == 0 {
+        if generation & 1 == 0 && kind.memoMayKeep {
             renewMemo(registration, scope, generation, entry)
         }
         return entry
@@ -388,14 +442,14 @@ extension ResolverRegistration {
     static func resolveUncached(_ registration: UnownedReference<ResolverRegistration>,
                                 through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
                                 given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        switch scope.read({ $0.kind }) {
-        case .cache, .shared:
+        switch scope.read({ $0.kind.strategy }) {
+        case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, given: given, section)
-        case .unique:
+        case .newInstance:
             return produce(registration, ResolutionContext.current, request, given: given, section)
-        case .graph:
+        case .perResolution:
             return produceInGraph(registration, ResolutionContext.current, request, given: given, section)
-        case .container, .custom:
+        case .containerCache, .delegate:
             return resolveThroughCustomScope(registration, scope, request, given: given)
         }
     }
@@ -424,7 +478,7 @@ extension ResolverRegistration {
     @inline(__always)
     static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
                         _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        context.enter(registration.opaque, withArguments: request.arguments != nil)
+        context.enter(registration.opaque, withArguments: !request.arguments.isNone)
         defer { context.leave() }
         if let replacement = registration.read({ $0.fields.replacement }).load() {
             let resolver = given ?? RootSnapshot.current(for: request.container, section).root

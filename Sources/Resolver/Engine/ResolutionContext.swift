@@ -38,17 +38,17 @@ final class ResolutionContext: @unchecked Sendable {
     @exclusivity(unchecked) var spareGraph: ContiguousArray<GraphEntry> = []
     /// True while a finished resolution's instances are being released.
     @exclusivity(unchecked) var releasingGraph = false
-    @exclusivity(unchecked) var waitingFor: InFlight?
+    @exclusivity(unchecked) var waitingFor: Flight?
     /// The verification this thread works for (a verification's own threads
     /// only; `Verification.swift`), else nil.
     @exclusivity(unchecked) var verification: VerificationRun?
     /// Which of the verification's worker threads this is.
     @exclusivity(unchecked) var verificationWorker = 0
-    /// While verifying: the builds this thread started and has yet to finish,
-    /// so that a failure ending the thread can take them out of their scopes.
-    @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, flight: InFlight)] = []
-    /// The same for async builds whose tasks run on this verification thread.
-    @exclusivity(unchecked) var unfinishedAsyncBuilds: [(scope: ResolverScope, flight: AsyncFlight)] = []
+    /// While verifying: the builds this thread started (synchronous ones,
+    /// and async ones whose tasks it runs) and has yet to finish, so that a
+    /// failure ending the thread can abandon them (`BuildOnce.swift`).
+    /// Under the registry mutex.
+    @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, flight: Flight)] = []
 
     /// The instance an async factory just made, for the factory that
     /// `update(factory:)` installed on its registration to pick up

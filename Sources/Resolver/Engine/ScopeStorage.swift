@@ -1,5 +1,5 @@
 /// How the caching scopes keep instances, and build each once
-/// (DESIGN.md, invariant 4): the table and generation of `ResolverScope`,
+/// (DESIGN.md, S1–S3): the table and generation of `ResolverScope`,
 /// read by the resolve path without a lock and changed under the registry
 /// mutex.
 extension ResolverScope {
@@ -33,6 +33,7 @@ extension ResolverScope {
     /// generation steps: odd during the change, a new even value after it.
     /// The mutex must be held.
     func changeEntriesLocked(_ change: () -> Void) {
+        registry.assertLocked()
         generationWord.store(generationWord.load() &+ 1)
         change()
         generationWord.store(generationWord.load() &+ 1)
@@ -55,14 +56,14 @@ extension ResolverScope {
     /// `resolve(registration:resolver:args:)` of the built-in scopes, for
     /// callers outside the resolve path (custom scopes, `implements`).
     func resolveBuiltIn<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?) -> Service? {
-        if registration.handMadeCacheName != nil, kind == .cache || kind == .shared {
-            return withArguments(args) { arguments in
+        if registration.handMadeCacheName != nil, kind.keepsInstances {
+            return withCarriedArguments(args) { arguments in
                 ReadSection.run { section in
                     resolveHandMade(registration, resolver, arguments, section)
                 }
             }
         }
-        return withArguments(args) { arguments in
+        return withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, registration.name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.resolve(UnownedReference(registration), through: UnownedReference(self),
@@ -99,7 +100,7 @@ extension ResolverScope {
         guard let entry = table?.findValue(key) else {
             return nil
         }
-        if kind == .shared {
+        if kind.holdsInstancesWeakly {
             return entry.unsafeCast(to: WeakBox.self).read { $0.object } as? Service
         }
         return ValueStorage.value(in: entry, as: Any.self) as? Service
@@ -108,6 +109,7 @@ extension ResolverScope {
     /// Empties a caching scope and starts a new generation. The mutex must be
     /// held; the instances are retired.
     func resetLocked() {
+        registry.assertLocked()
         guard let table else { return }
         changeEntriesLocked {
             table.clearLocked()
@@ -120,7 +122,7 @@ extension ResolverScope {
     @inlinable
     @inline(__always)
     static func service<Service>(inEntry entry: UnownedReference<AnyObject>, of kind: Kind, as type: Service.Type) -> Service? {
-        guard kind == .shared else {
+        guard kind.holdsInstancesWeakly else {
             return ValueStorage.value(in: entry, as: Service.self)
         }
         guard let object = entry.unsafeCast(to: WeakBox.self).read({ $0.object }) else {
@@ -145,9 +147,10 @@ extension ResolverScope {
     /// instances only) in a shared scope. What it replaces is retired. Out of
     /// memory, the instance is simply not cached. The mutex must be held.
     func storeLocked<Service>(_ service: Service, _ key: RegistryKey) {
+        registry.assertLocked()
         guard let table else { return }
         let stored: UnownedReference<AnyObject>
-        if kind == .shared {
+        if kind.holdsInstancesWeakly {
             guard let object = ValueStorage.instance(in: service) else {
                 return
             }
@@ -170,139 +173,5 @@ extension ResolverScope {
             // instance, so this release runs no deinit.
             stored.release()
         }
-    }
-
-    /// A caching scope's way to an instance that is not cached: wait for the
-    /// thread building it, or build it (without the lock) while others wait;
-    /// store it unless the scope was reset meanwhile. `handMade`: the
-    /// request's key is the registration's hand-made key, whose entry holds
-    /// `Any` (`resolveHandMade`). Call with the mutex not held.
-    ///
-    /// The mutex is held in two scopes, before the build and after it; a
-    /// failure found under it (a cycle, a wait that cannot be) is raised
-    /// after leaving it.
-    @usableFromInline
-    @inline(never)
-    func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ request: ResolveRequest, given: Resolver?,
-                            _ section: borrowing ReadSection, handMade: Bool = false) -> Service? {
-        let context = ResolutionContext.current
-        let (flightType, flightName) = handMade
-            ? (ResolverRegistration<Service>.handMadeCacheType, registration.handMadeCacheName)
-            : (registration.typeID, registration.name)
-        let start = registry.withLock { () -> BuildStart<Service> in
-            while true {
-                if let cached = handMade ? anyInstance(request.key, as: Service.self)
-                                         : cachedInstance(request.key, as: Service.self) {
-                    return .cached(cached)
-                }
-                guard let flight = building.first(where: { $0.isBuilding(flightType, flightName) }) else {
-                    break
-                }
-                if flight.owner === context {
-                    return .cycle
-                }
-                if let chain = flight.cycle(closedBy: context) {
-                    return .failure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.",
-                                    .cycle)
-                }
-                context.waitingFor = flight
-                let waited = flight.finished.wait(registry.mutex)
-                context.waitingFor = nil
-                if !waited {
-                    return .failure("RESOLVER: cannot wait for '\(registration.keyDescription)', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
-                                    .other)
-                }
-            }
-            let flight = InFlight(typeID: flightType, name: flightName,
-                                  description: registration.keyDescription, owner: context)
-            building.append(flight)
-            if context.verification != nil {
-                context.unfinishedBuilds.append((self, flight))
-            }
-            return .build(flight, generation: generation)
-        }
-        let flight: InFlight
-        let buildGeneration: UInt64
-        switch start {
-        case .cached(let service):
-            return service
-        case .cycle:
-            context.reportCycle(closingWith: UnownedReference(registration).opaque)
-        case .failure(let message, let kind):
-            resolverFailure(message, kind: kind)
-        case .build(let started, let startGeneration):
-            flight = started
-            buildGeneration = startGeneration
-        }
-
-        let service = ResolverRegistration.produce(UnownedReference(registration), context, request, given: given, section)
-
-        registry.withLock {
-            building.removeAll { $0 === flight }
-            if context.verification != nil {
-                context.unfinishedBuilds.removeAll { $0.flight === flight }
-            }
-            if let service, buildGeneration == generation {
-                if handMade {
-                    storeLocked(service as Any, request.key)
-                } else {
-                    storeLocked(service, request.key)
-                }
-            }
-            flight.finished.broadcast()
-        }
-        return service
-    }
-}
-
-/// How `buildOnce`'s first critical section ended.
-enum BuildStart<Service> {
-    /// Another thread built it meanwhile.
-    case cached(Service)
-    /// This thread is building it: a dependency cycle.
-    case cycle
-    /// A failure to raise once the mutex is released.
-    case failure(String, Resolver.Verification.Failure.Kind)
-    /// This thread builds it, in `generation` of the scope.
-    case build(InFlight, generation: UInt64)
-}
-
-/// A build in progress in a caching scope: which key, which thread, and the
-/// condition its waiters sleep on (so a finished build wakes only them).
-final class InFlight {
-    let typeID: UInt64
-    let name: Resolver.Name?
-    let description: String
-    let owner: ResolutionContext
-    let finished = Condition()
-
-    init(typeID: UInt64, name: Resolver.Name?, description: String, owner: ResolutionContext) {
-        self.typeID = typeID
-        self.name = name
-        self.description = description
-        self.owner = owner
-    }
-
-    /// Whether this build is for the key (`typeID`, `name`).
-    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?) -> Bool {
-        self.typeID == typeID && self.name == name
-    }
-
-    /// The chain of builds, if `waiter` waiting for this one would close a
-    /// circle of threads each waiting for another's build (a dependency
-    /// cycle spread over threads, which would deadlock); nil otherwise. The
-    /// mutex must be held.
-    func cycle(closedBy waiter: ResolutionContext) -> [String]? {
-        var chain = [description]
-        var owner = self.owner
-        while let next = owner.waitingFor {
-            chain.append(next.description)
-            if next.owner === waiter {
-                chain.append(description)
-                return chain
-            }
-            owner = next.owner
-        }
-        return nil
     }
 }

@@ -1,8 +1,10 @@
 // Stops in one of the ways a resolve can fail, chosen by the first argument,
 // so that the tests can check the exit and the message. Prints
-// PROBE-SURVIVED if it gets to the end.
+// PROBE-SURVIVED if it gets to the end. (Debug builds, as the tests build it,
+// also stop on the internal checks it reaches with `@testable import`.)
+import CRegistry
 import Foundation
-import Resolver
+@testable import Resolver
 
 final class Missing {}
 final class Service {}
@@ -16,7 +18,11 @@ final class X { init(_ y: Y) {} }
 final class Y { init(_ x: X) {} }
 final class Node { let child: Node?; init(_ child: Node?) { self.child = child } }
 @MainActor final class ViewModel { init() {} }
+final class TypedService { init(_ id: Int, _ name: String) {} }
+struct Settings { let verbose: Bool }
 actor Store { init() async {} }
+protocol Plugin {}
+final class LoggingPlugin: Plugin {}
 final class AsyncA: Sendable { init(_ b: AsyncB) {} }
 final class AsyncB: Sendable { init(_ a: AsyncA) {} }
 
@@ -124,6 +130,39 @@ case "async-cycle":
 case "async-application-cycle":
     registerAsyncCycle(in: resolver, scope: .application)
     runAsync { _ = await resolver.resolveAsync(AsyncA.self) }
+case "typed-wrong-types":
+    resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = resolver.resolve(TypedService.self, arguments: "ada")
+case "typed-none-passed":
+    resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = resolver.resolve(TypedService.self)
+case "typed-args-passed":
+    resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = resolver.resolve(TypedService.self, args: 42)
+case "typed-passed-to-untyped":
+    resolver.register { TypedService(1, "a") }
+    _ = resolver.resolve(TypedService.self, arguments: 1)
+case "typed-not-hashable-cached":
+    resolver.register(arguments: Settings.self) { _, _ in Service() }.scope(.application)
+case "list-missing":
+    // Elements are added with register(into:); a registration of the element type is not one.
+    resolver.register { LoggingPlugin() as Plugin }
+    _ = resolver.resolve([Plugin].self)
+case "list-cycle":
+    resolver.register(into: [Plugin].self) { LoggingPlugin() }
+    resolver.register(into: [Plugin].self) { r in _ = r.resolve([Plugin].self); return LoggingPlugin() }
+    _ = resolver.resolve([Plugin].self)
+case "unlocked-table-write":
+    // A `_locked` C call without the table's mutex (DESIGN.md, L1).
+    let mutex = crg_mutex_create()
+    var options = crg_options(capacity: 0, mutex: mutex, allocator: nil, release: nil, release_context: nil)
+    var table: OpaquePointer?
+    _ = crg_create(&table, &options)
+    var key = crg_key_unnamed(42)
+    _ = crg_put_locked(table, &key, UnsafeMutableRawPointer(bitPattern: 8), nil)
+case "unlocked-scope-reset":
+    // A `…Locked` function of the engine without the registry mutex.
+    ResolverScope.cached.resetLocked()
 case "cycle-broken":
     final class P { let q: Q; init(_ q: Q) { self.q = q } }
     final class Q { let r: R; init(_ r: R) { self.r = r } }

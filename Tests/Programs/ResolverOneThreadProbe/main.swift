@@ -57,8 +57,61 @@ func registerServices(in resolver: Resolver) {
     }.scope(.cached)
 }
 
+/// A session an async factory builds after a gate opens.
+final class Session: Sendable { init() {} }
+
+/// Opens when told to; tasks waiting on it suspend.
+actor Gate {
+    private var open = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private(set) var arrivals = 0
+    func wait() async {
+        arrivals += 1
+        if open { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+    func openUp() {
+        open = true
+        for waiter in waiting { waiter.resume() }
+        waiting = []
+    }
+}
+
+let sessions = Resolver()
+let sessionScope = ResolverScopeCache()
+let gate = Gate()
+
+func registerSession() {
+    sessions.register { () async -> Session? in
+        tally.note()
+        await gate.wait()
+        return Session()
+    }.scope(sessionScope)
+}
+
+/// A reset (a logout) during an async build (DESIGN.md, S1): 20 tasks join
+/// the build, the scope is reset, 20 more ask. Those never get the instance
+/// built before the reset, and share one of their own.
+func resetDuringBuild() async -> String {
+    let runsBefore = tally.factoryRuns
+    let before = (0..<20).map { _ in Task { ObjectIdentifier(await sessions.resolveAsync(Session.self)) } }
+    while await gate.arrivals < 1 { await Task.yield() }
+    for _ in 0..<100 { await Task.yield() }
+    sessionScope.reset()
+    let after = (0..<20).map { _ in Task { ObjectIdentifier(await sessions.resolveAsync(Session.self)) } }
+    while await gate.arrivals < 2 { await Task.yield() }
+    await gate.openUp()
+    var beforeIDs = Set<ObjectIdentifier>()
+    for task in before { beforeIDs.insert(await task.value) }
+    var afterIDs = Set<ObjectIdentifier>()
+    for task in after { afterIDs.insert(await task.value) }
+    let kept = ObjectIdentifier(await sessions.resolveAsync(Session.self))
+    return "ONE-THREAD-RESET before=\(beforeIDs.count) after=\(afterIDs.count) disjoint=\(beforeIDs.isDisjoint(with: afterIDs)) kept=\(afterIDs == [kept]) runs=\(tally.factoryRuns - runsBefore)"
+}
+
 let resolver = Resolver()
 registerServices(in: resolver)
+registerSession()
 let done = DispatchSemaphore(value: 0)
 let result = Locked("")
 
@@ -74,7 +127,8 @@ func run() async -> String {
     let database: Database = await resolver.resolveAsync()
     let config: Config = await resolver.resolveAsync()
     let consistent = database.config === config
-    return "ONE-THREAD pools=\(pools.count) runs=\(tally.factoryRuns) off-thread=\(tally.offThread) consistent=\(consistent) jobs>0=\(one_thread_executor_jobs_run() > 0)"
+    let line = "ONE-THREAD pools=\(pools.count) runs=\(tally.factoryRuns) off-thread=\(tally.offThread) consistent=\(consistent) jobs>0=\(one_thread_executor_jobs_run() > 0)"
+    return line + "\n" + (await resetDuringBuild())
 }
 
 Task.detached {

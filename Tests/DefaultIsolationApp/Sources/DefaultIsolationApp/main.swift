@@ -1,4 +1,4 @@
-// The usual registerAllServices, with plain closures, in a module whose
+// The usual registerAllServices, with plain closures (a list's elements too), in a module whose
 // default isolation is MainActor: it compiles with no diagnostics, resolving
 // on the main actor works, and a factory that a synchronous resolve runs off
 // the main actor is reported once (on standard error) and still runs.
@@ -23,6 +23,12 @@ extension Resolver: @retroactive ResolverRegistering {
         register(name: "args") { _, args in SettingsViewModel(network: args()) }
         register { @MainActor in Clock() }.scope(.cached)
         register { await Store() }.scope(.application)
+        register(name: "typed", arguments: Int.self, String.self) { r, _, _ in SettingsViewModel(network: r.resolve()) }
+            .scope(.cached)
+        register(name: "typed", arguments: Int.self) { @MainActor _, _ in Clock() }
+        register(name: "typed", arguments: Int.self) { _, _ in await Store() }
+        register(into: [Greeting].self) { Hello() }
+        register(into: [Greeting].self) { r in r.resolve(Greeting.self) }.scope(.application)
     }
 }
 
@@ -41,6 +47,13 @@ let model: SettingsViewModel = Resolver.resolve()
 check(screen.model.network === model.network, "one application-wide Network")
 check(screen.greeting.text == "hello", "@LazyInjected on the main actor")
 check(Resolver.resolve(SettingsViewModel.self, name: "args", args: model.network).network === model.network, "arguments")
+let typed = Resolver.resolve(SettingsViewModel.self, name: "typed", arguments: 1, "a")
+check(typed === Resolver.resolve(SettingsViewModel.self, name: "typed", arguments: 1, "a"), "typed arguments, one instance per list")
+check(typed !== Resolver.resolve(SettingsViewModel.self, name: "typed", arguments: 2, "a"), "typed arguments, another list")
+check(Resolver.optional(Clock.self, name: "typed", arguments: 3) != nil, "a @MainActor factory of typed arguments")
+let typedStore = await Resolver.resolveAsync(Store.self, name: "typed", arguments: 4)
+check(typedStore !== (await Resolver.resolveAsync(Store.self, name: "typed", arguments: 4)), "an async factory of typed arguments")
+check(Resolver.resolve([Greeting].self).map(\.text) == ["hello", "hello"], "a list of elements added with register(into:)")
 let clock: Clock = Resolver.resolve()
 let clockAsync = await Task.detached { await Resolver.resolveAsync(Clock.self) }.value
 check(clock === clockAsync, "a @MainActor registration, cached, from another task")

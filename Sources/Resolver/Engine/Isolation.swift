@@ -1,11 +1,4 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Which actor a factory belongs to, and how the resolve paths respect it
 // (the article Concurrency; DESIGN.md, "Actors and async factories").
@@ -31,6 +24,9 @@ enum FactoryIsolation: UInt8, Sendable {
     case mainActor
     /// An async factory: `resolveAsync` only.
     case async
+    /// A collection's list (`register(into:)`): each element's factory runs
+    /// in its own isolation; `resolveAsync` awaits those that need it.
+    case collection
 }
 
 /// A value carried across an isolation boundary that the library has
@@ -143,121 +139,5 @@ extension ResolverRegistration {
             """
         registry.warn(message)
         return true
-    }
-}
-
-/// Standard error, for `print(_:to:)`.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes in
-            writeToStandardError(bytes)
-        }
-    }
-}
-
-/// Writes `bytes` to file descriptor 2.
-private func writeToStandardError(_ bytes: UnsafeBufferPointer<UInt8>) {
-    _ = write(2, bytes.baseAddress, bytes.count)
-}
-
-// MARK: - Registering main-actor factories
-
-extension Resolver {
-    /// Registers a factory isolated to the main actor, in `main`:
-    /// `register { @MainActor in SettingsViewModel() }`.
-    ///
-    /// A synchronous resolve on the main actor runs it; one anywhere else
-    /// returns an instance a caching scope already holds, and otherwise stops
-    /// the program with a message (it never runs the factory off the main
-    /// actor). `await resolveAsync()` runs it on the main actor from anywhere.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name.
-    ///   - factory: makes the service on the main actor; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false))
-    }
-
-    /// Registers a main-actor factory that receives the resolving container,
-    /// in `main` (see the shape without parameters).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name.
-    ///   - factory: makes the service on the main actor from the container `resolve` was called on.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
-    }
-
-    /// Registers a main-actor factory that receives the container and the
-    /// resolve call's arguments, in `main`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name.
-    ///   - factory: makes the service on the main actor from the container and its `args:` (``Args``).
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
-    }
-}
-
-extension Resolver.Registrar {
-    /// Registers a factory isolated to the main actor in this container
-    /// (see the static `register` of this shape).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name.
-    ///   - factory: makes the service on the main actor.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false))
-    }
-
-    /// Registers a main-actor factory that receives the resolving container,
-    /// in this container.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name.
-    ///   - factory: makes the service on the main actor from the container `resolve` was called on.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false))
-    }
-
-    /// Registers a main-actor factory that receives the container and the
-    /// resolve call's arguments, in this container.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name.
-    ///   - factory: makes the service on the main actor from the container and its `args:` (``Args``).
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true))
     }
 }

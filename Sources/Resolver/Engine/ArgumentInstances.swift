@@ -1,0 +1,156 @@
+// A caching scope's instances of a registration with typed arguments: one
+// per distinct argument list (`[AnyHashable]`, each value as `AnyHashable`).
+//
+// They live in the scope's table as one `ArgumentInstances` per service
+// (type and name), under a key space of their own: the service type's
+// identity with bit 1 set (`perArgumentTypeID`), which no type has (a type's
+// identity is the address of its metadata, aligned) and which the hand-made
+// registrations' space (identity 1) does not use. So an ordinary registration
+// of the same type and name, through the same scope, never meets them.
+//
+// An `ArgumentInstances` is immutable: storing an instance for a new list
+// publishes a copy with it added and retires the old one (R2), under the
+// registry mutex; readers find it in a read section. The thread cache and
+// the registrations' memos never hold one (T1, S3): a typed registration's
+// cached read goes through `instance(for:)` every time.
+
+/// A caching scope's instances of one typed service, by argument list.
+final class ArgumentInstances: @unchecked Sendable {
+    /// Each an owned reference to the value as the scope's kind keeps it
+    /// (`ValueStorage`, or a `WeakBox` in a `.shared` scope).
+    private let instances: [[AnyHashable]: UnownedReference<AnyObject>]
+
+    init(_ instances: [[AnyHashable]: UnownedReference<AnyObject>]) {
+        self.instances = instances
+    }
+
+    deinit {
+        // Retired, so no reader can be looking at it.
+        for stored in instances.values {
+            stored.release()
+        }
+    }
+
+    /// The instance kept for `key`, if any (and, in a `.shared` scope, if it
+    /// is still alive).
+    func instance<Service>(for key: [AnyHashable], kind: ResolverScope.Kind, as type: Service.Type) -> Service? {
+        guard let stored = instances[key] else { return nil }
+        return ResolverScope.service(inEntry: stored, of: kind, as: Service.self)
+    }
+
+    /// A copy that also keeps `stored` (owned) for `key`, replacing what it
+    /// kept there; every other value is retained again for the copy.
+    func adding(_ stored: UnownedReference<AnyObject>, for key: [AnyHashable]) -> ArgumentInstances {
+        var copy = instances
+        for (existingKey, value) in copy where existingKey != key {
+            _ = UnownedReference<AnyObject>.retaining(value.object)
+            copy[existingKey] = value
+        }
+        copy[key] = stored
+        return ArgumentInstances(copy)
+    }
+}
+
+extension ResolverScope {
+    /// The key space of the per-argument instances of the type `typeID`.
+    static func perArgumentTypeID(_ typeID: UInt64) -> UInt64 {
+        typeID | 2
+    }
+
+    /// The instance this caching scope keeps for `registration` (typed) and
+    /// the argument list `key`. Call inside a read section or holding the
+    /// mutex.
+    func argumentInstance<Service>(_ registration: ResolverRegistration<Service>, _ key: [AnyHashable],
+                                   as type: Service.Type) -> Service? {
+        withRegistryKey(typeID: ResolverScope.perArgumentTypeID(registration.typeID), registration.name) { tableKey in
+            guard let entry = table?.findValue(tableKey) else { return nil }
+            return entry.unsafeCast(to: ArgumentInstances.self).read { $0.instance(for: key, kind: kind, as: Service.self) }
+        }
+    }
+
+    /// Keeps `service` for `registration` (typed) and the argument list
+    /// `key`. Out of memory, it is simply not kept. The mutex must be held.
+    func storeArgumentInstanceLocked<Service>(_ service: Service, _ registration: ResolverRegistration<Service>,
+                                              _ key: [AnyHashable]) {
+        registry.assertLocked()
+        guard let table else { return }
+        let stored: UnownedReference<AnyObject>
+        if kind.holdsInstancesWeakly {
+            guard let object = ValueStorage.instance(in: service) else { return }
+            stored = .retaining(WeakBox(object))
+        } else {
+            stored = ValueStorage.retainedReference(to: service)
+        }
+        withRegistryKey(typeID: ResolverScope.perArgumentTypeID(registration.typeID), registration.name) { tableKey in
+            let existing = table.findLocked(tableKey)?.unsafeCast(to: ArgumentInstances.self)
+            let updated = existing.map { $0.read { $0.adding(stored, for: key) } }
+                ?? ArgumentInstances([key: stored])
+            let published = UnownedReference.retaining(updated)
+            // The one it replaces is retired (R2): readers that found it keep
+            // reading it until their sections end.
+            if table.putLocked(tableKey, published.unsafeCast(to: AnyObject.self)) != 0 {
+                published.release()
+            }
+        }
+    }
+}
+
+extension ResolverRegistration {
+    /// A typed registration's instance in a caching scope, for the call's
+    /// argument list (`arguments`). Out of line: the resolve path of other
+    /// registrations only tests `argumentTypes`.
+    @usableFromInline
+    @inline(never)
+    static func argumentInstance(_ registration: UnownedReference<ResolverRegistration>,
+                                 _ scope: UnownedReference<ResolverScope>, _ arguments: ArgumentsPointer,
+                                 _ section: borrowing ReadSection) -> Service? {
+        guard let key = arguments.typed?.pointee.key() else { return nil }
+        return scope.object.argumentInstance(registration.object, key, as: Service.self)
+    }
+
+    /// The argument list of a typed call to this registration as the key of
+    /// its instance in a caching scope; stops when a value is not `Hashable`
+    /// (which `scope(_:)` rules out for the registration's types).
+    func argumentsKey(_ arguments: ArgumentsPointer) -> [AnyHashable]? {
+        guard argumentTypes != nil else { return nil }
+        guard let key = arguments.typed?.pointee.key() else {
+            resolverFailure(ResolverRegistration.notHashableMessage(argumentList?.types, name), kind: .other)
+        }
+        return key
+    }
+
+    /// The argument list of an async call (boxed) as a key; see `argumentsKey(_:)`.
+    func argumentsKey(boxed args: Any?) -> [AnyHashable]? {
+        guard argumentTypes != nil else { return nil }
+        guard let key = (args as? TypedArgumentsBoxing)?.hashableKey else {
+            resolverFailure(ResolverRegistration.notHashableMessage(argumentList?.types, name), kind: .other)
+        }
+        return key
+    }
+
+    /// Why a typed registration with arguments that are not all `Hashable`
+    /// cannot have a caching scope.
+    static func notHashableMessage(_ types: Any.Type?, _ name: Resolver.Name?) -> String {
+        let list = types.map(describeArgumentTypes) ?? "?"
+        return "RESOLVER: '\(describe(Service.self, name))' takes arguments \(list), which are not all Hashable: a caching scope keeps one instance per argument list, so its arguments must be Hashable. Make them Hashable, or use a scope that does not cache (.graph, .unique)."
+    }
+
+    /// `checkArgumentsCanBeCached(in:)` for the scope `register` gave it.
+    @usableFromInline
+    func checkArgumentsCanBeCachedInItsScope() {
+        checkArgumentsCanBeCached(in: scope)
+    }
+
+    /// Stops when this registration takes typed arguments that are not all
+    /// `Hashable` and `scope` caches: where `.scope()` is set (and where
+    /// `register` applies a caching default scope).
+    func checkArgumentsCanBeCached(in scope: ResolverScope) {
+        guard let argumentList, !argumentList.hashable else { return }
+        switch scope.kind.strategy {
+        case .buildOnceAndKeep, .containerCache:
+            resolverFailure(ResolverRegistration.notHashableMessage(argumentList.types, name), kind: .other)
+        case .newInstance, .perResolution, .delegate:
+            return
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// A registration's factory in the shape it was registered with, and every
+// decision that depends on that shape, stated once: what isolation it needs,
+// whether it takes arguments, the `(Resolver, Any?) -> Service?` form that
+// `update(factory:)` wraps, and the thread's `Producer` that calls it. Each is
+// an exhaustive `switch`: a new shape is one change the compiler walks
+// through.
+
+extension ResolverRegistration {
+    /// The factory, in the shape it was registered with. The resolve path
+    /// calls it in place, through the calling thread's `Producer`.
+    @usableFromInline
+    enum Factory {
+        /// `register { Service() }`.
+        case plain(ResolverFactory<Service>)
+        /// `register { r in Service(r.resolve()) }`.
+        case resolver(ResolverFactoryResolver<Service>)
+        /// `register { r, args in Service(args()) }`.
+        case arguments(ResolverFactoryArgumentsN<Service>)
+        /// A factory of the raw `args:` value: a hand-made registration's,
+        /// or an `implements` registration's, which passes the arguments on.
+        case anyArguments(ResolverFactoryAnyArguments<Service>)
+        /// `{ @MainActor in … }`, in any shape: runs on the main actor only.
+        case mainActor(MainActorFactory, takesArguments: Bool)
+        /// An async factory, in any shape: `resolveAsync` only.
+        case async(AsyncFactory, takesArguments: Bool)
+        /// `register(arguments: Int.self) { r, id in … }`: a plain factory of
+        /// typed arguments. (`@MainActor` and async factories of typed
+        /// arguments are `.mainActor` and `.async` ones that unbox them.)
+        case typed(TypedFactory)
+        /// The list of a collection, `[Element]`: this container's elements
+        /// (`register(into:)`), assembled with those of every container the
+        /// lookup reaches (`Engine/ElementCollection.swift`).
+        case collection(CollectionAssembly<Service>)
+    }
+
+    /// A main-actor factory of any shape, as stored.
+    @usableFromInline
+    typealias MainActorFactory = @MainActor (_ resolver: Resolver, _ args: Any?) -> Service?
+    /// An async factory of any shape, as stored.
+    @usableFromInline
+    typealias AsyncFactory = (_ resolver: Resolver, _ args: Any?) async -> Service?
+}
+
+extension ResolverRegistration.Factory {
+    /// What isolation the factory needs (DESIGN.md, A1).
+    @inlinable
+    var isolation: FactoryIsolation {
+        switch self {
+        case .plain, .resolver, .arguments, .anyArguments, .typed: return .none
+        case .mainActor: return .mainActor
+        case .async: return .async
+        case .collection: return .collection
+        }
+    }
+
+    /// Whether the factory reads the resolve call's arguments (`verify()`
+    /// cannot make them up, and skips it). A factory of the raw arguments
+    /// that forwards to another registration needs them only if that one
+    /// does (`forwardsTo`; nil: it reads them itself).
+    func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
+        switch self {
+        case .plain, .resolver, .collection: return false
+        case .arguments, .typed: return true
+        case .anyArguments: return forwardsTo?() ?? true
+        case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
+        }
+    }
+
+    /// The factory in the `(Resolver, Any?) -> Service?` form that
+    /// `update(factory:)` wraps (`resolveProperties`). An async factory's
+    /// form picks up the instance `resolveAsync` awaited and left in the
+    /// thread's context just before calling it.
+    func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
+        switch self {
+        case .plain(let factory): return { _, _ in factory() }
+        case .resolver(let factory): return { resolver, _ in factory(resolver) }
+        case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
+        case .anyArguments(let factory): return factory
+        case .typed(let typed): return typed.anyArgumentsForm(name: name)
+        case .mainActor(let factory, _):
+            return { resolver, args in ResolverRegistration.callOnMainActor(factory, name, resolver, args) }
+        case .async:
+            return { _, _ in
+                guard let service = ResolutionContext.current.takeAwaitedInstance(as: Service.self) else {
+                    resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
+                }
+                return service
+            }
+        case .collection(let assembly):
+            return { resolver, args in withArguments(args) { assembly.assemble(from: resolver, $0) } }
+        }
+    }
+
+    /// A thread's `Producer` for this factory (without the main-actor
+    /// warning, which `Producer.make(for:)` adds).
+    func makeProducer(name: Resolver.Name?) -> ResolverRegistration.Producer {
+        typealias Producer = ResolverRegistration.Producer
+        switch self {
+        case .plain(let factory): return Producer.Plain(factory)
+        case .resolver(let factory): return Producer.WithResolver(factory)
+        case .arguments(let factory): return Producer.WithArguments(factory)
+        case .anyArguments(let factory): return Producer.WithAnyArguments(factory)
+        case .typed(let typed): return typed.makeProducer(name: name)
+        case .mainActor(let factory, _): return Producer.OnMainActor(factory, name)
+        case .async: return Producer.AsyncOnly(name)
+        case .collection(let assembly): return Producer.Assembling(assembly)
+        }
+    }
+}

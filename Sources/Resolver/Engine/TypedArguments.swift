@@ -1,0 +1,200 @@
+// Registrations with typed arguments (`register(arguments: Int.self,
+// String.self) { r, id, name in … }`): what the registration records of its
+// argument list, the plain factory and its threads' producers, the
+// `@MainActor` and async factories (which take the arguments boxed, as they
+// cross an actor hop or a suspension), and the check that a call's list is
+// the registration's.
+
+/// A registration's typed argument list: its type `(A, repeat each B)` and
+/// whether every element is `Hashable` (a caching scope keeps one instance
+/// per list, so it must be).
+@frozen
+@usableFromInline
+struct ArgumentList: @unchecked Sendable {
+    @usableFromInline let types: Any.Type
+    @usableFromInline let hashable: Bool
+
+    @inlinable
+    init<A, each B>(_ first: A.Type, _ rest: repeat (each B).Type) {
+        types = (A, repeat each B).self
+        hashable = argumentTypesAreHashable(first, repeat each rest)
+    }
+
+    /// The identity a call's list is compared with.
+    @inlinable
+    var identity: ObjectIdentifier {
+        ObjectIdentifier(types)
+    }
+}
+
+extension ResolverRegistration {
+    /// A plain factory of typed arguments, whatever their list.
+    @usableFromInline
+    class TypedFactory {
+        @usableFromInline
+        init() {}
+
+        /// A producer for a thread.
+        func makeProducer(name: Resolver.Name?) -> Producer {
+            preconditionFailure("TypedFactory is abstract")
+        }
+
+        /// The factory in the `(Resolver, Any?) -> Service?` form
+        /// (`update(factory:)`): the arguments arrive boxed.
+        func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
+            preconditionFailure("TypedFactory is abstract")
+        }
+    }
+
+    /// The factory of the list `(A, repeat each B)`.
+    @usableFromInline
+    final class TypedFactoryOf<A, each B>: TypedFactory {
+        @usableFromInline let factory: (Resolver, A, repeat each B) -> Service?
+        /// `factory`, reading the values from a call's frame: made where
+        /// `register` is specialized for the list, so that a resolve runs no
+        /// generic code for it.
+        @usableFromInline let call: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
+        @usableFromInline let types: Any.Type
+
+        @inlinable
+        init(_ factory: @escaping (Resolver, A, repeat each B) -> Service?) {
+            self.factory = factory
+            call = { resolver, header in
+                factory(resolver, header.pointee.first.assumingMemoryBound(to: A.self).pointee,
+                        repeat each header.pointee.rest.assumingMemoryBound(to: (repeat each B).self).pointee)
+            }
+            types = (A, repeat each B).self
+        }
+
+        override func makeProducer(name: Resolver.Name?) -> Producer {
+            Producer.WithTypedArguments(call, types: types, name)
+        }
+
+        override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
+            let factory = self.factory
+            return { resolver, args in
+                let box = ResolverRegistration.unbox(args, as: TypedArgumentsBox<A, repeat each B>.self, name)
+                return factory(resolver, box.first, repeat each box.rest)
+            }
+        }
+    }
+
+    /// `args` as the box of the list `(A, repeat each B)`, or a stop naming
+    /// the service, the registered list and what was passed.
+    static func unbox<A, each B>(_ args: Any?, as type: TypedArgumentsBox<A, repeat each B>.Type,
+                                 _ name: Resolver.Name?) -> TypedArgumentsBox<A, repeat each B> {
+        guard let box = args as? TypedArgumentsBox<A, repeat each B> else {
+            let passed = (args as? TypedArgumentsBoxing)?.types
+            argumentsMismatch(registered: (A, repeat each B).self, passed: passed, name: name, untyped: args != nil)
+        }
+        return box
+    }
+
+    /// Stops: a call's argument list is not the registration's.
+    static func argumentsMismatch(registered: Any.Type?, passed: Any.Type?, name: Resolver.Name?,
+                                  untyped: Bool) -> Never {
+        let service = describe(Service.self, name)
+        let call = "Resolver.resolve(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""), arguments: …)"
+        let message: String
+        switch (registered, passed) {
+        case (let registered?, let passed?):
+            message = "RESOLVER: '\(service)' is registered with arguments \(describeArgumentTypes(registered)), but \(describeArgumentTypes(passed)) were passed."
+        case (let registered?, nil):
+            message = "RESOLVER: '\(service)' is registered with arguments \(describeArgumentTypes(registered)), but "
+                + (untyped ? "untyped args: were passed" : "none were passed") + ". Pass them with `\(call)`."
+        case (nil, let passed?):
+            message = "RESOLVER: '\(service)' is registered without typed arguments, but \(describeArgumentTypes(passed)) were passed. Register it with `register(arguments:)`, or resolve it without arguments."
+        case (nil, nil):
+            message = "RESOLVER: '\(service)': the arguments passed are not the registration's."
+        }
+        resolverFailure(message + chainSuffix, kind: .other)
+    }
+
+    /// The chain this thread is resolving, as a message's last sentence.
+    static var chainSuffix: String {
+        let chain = ResolutionContext.current.chainDescription
+        return chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
+    }
+
+    /// Stops unless a call with `arguments` may resolve `registration`: its
+    /// typed list is the registration's (or neither has one). One load and
+    /// a compare for a call without arguments.
+    @inlinable
+    @inline(__always)
+    static func checkArguments(_ registration: UnownedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
+        if registration.read({ $0.argumentTypes }) != arguments.typedIdentity {
+            checkArgumentsSlow(registration, arguments)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func checkArgumentsSlow(_ registration: UnownedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
+        let registered = registration.read { $0.argumentList }
+        let passed = arguments.typed?.pointee.types
+        if registered?.identity == passed.map(ObjectIdentifier.init) {
+            return
+        }
+        argumentsMismatch(registered: registered?.types, passed: passed, name: registration.read { $0.name },
+                          untyped: !arguments.isNone && passed == nil)
+    }
+}
+
+extension ResolverRegistration.Producer {
+    /// A plain factory of typed arguments: reads the values from the call's
+    /// frame once it has checked their list.
+    final class WithTypedArguments: ContainerProducer {
+        let factory: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
+        let types: Any.Type
+        let identity: ObjectIdentifier
+        let name: Resolver.Name?
+
+        init(_ factory: @escaping (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?, types: Any.Type,
+             _ name: Resolver.Name?) {
+            self.factory = factory
+            self.types = types
+            identity = ObjectIdentifier(types)
+            self.name = name
+        }
+
+        override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
+            guard arguments.typedIdentity == identity, let typed = arguments.typed else {
+                ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
+                                                      name: name, untyped: !arguments.isNone)
+            }
+            return factory(resolver, typed)
+        }
+    }
+}
+
+extension ResolverRegistration.Factory {
+    /// A `@MainActor` factory of typed arguments, stored as a main-actor
+    /// factory of boxed arguments.
+    @inlinable
+    static func mainActorTyped<A, each B>(_ factory: @escaping @MainActor (Resolver, A, repeat each B) -> Service?) -> Self {
+        .mainActor({ resolver, args in
+            let box = ResolverRegistration<Service>.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self)
+            return factory(resolver, box.first, repeat each box.rest)
+        }, takesArguments: true)
+    }
+
+    /// An async factory of typed arguments, stored as an async factory of
+    /// boxed arguments.
+    @inlinable
+    static func asyncTyped<A, each B>(_ factory: @escaping (Resolver, A, repeat each B) async -> Service?) -> Self {
+        .async({ resolver, args in
+            let box = ResolverRegistration<Service>.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self)
+            return await factory(resolver, box.first, repeat each box.rest)
+        }, takesArguments: true)
+    }
+}
+
+extension ResolverRegistration {
+    /// `unbox(_:as:_:)` for the factories above, which do not know the
+    /// registration's name (the resolve path has checked the list before).
+    @usableFromInline
+    static func unboxTyped<A, each B>(_ args: Any?, as type: TypedArgumentsBox<A, repeat each B>.Type)
+        -> TypedArgumentsBox<A, repeat each B> {
+        unbox(args, as: type, nil)
+    }
+}
