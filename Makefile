@@ -4,7 +4,8 @@
 #                 engine-boundary, build-warnings, test-swift, test-probes, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
-#                 bench-async-instructions (a cached resolve, sync and resolveAsync)
+#                 bench-async-instructions (a cached resolve, sync and resolveAsync),
+#                 bench-typecheck (the compiler's time on 200 registrations)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
 #   make tsan     tests under ThreadSanitizer
@@ -32,7 +33,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -304,6 +305,15 @@ bench-smoke: deps bench-deps
 	done
 	@test -s Benchmarks/results/lookup.png && test -s Benchmarks/results/scaling.png && test -s Benchmarks/results/harness.md
 	@echo "bench-smoke OK: $$(grep -c '^| ' Benchmarks/results/summary.md) table rows, both plots, the harness's Markdown"
+
+# How long the compiler type-checks an app's registrations (issue 28): a generated
+# client package (Benchmarks/.build-typecheck) with two files of 200 registrations,
+# each in one function, built three times with -debug-time-function-bodies; the
+# function's milliseconds, each run and the median. BASE=<commit> also builds them
+# against the library at that commit, alternating run by run (Benchmarks/README.md).
+bench-typecheck: deps
+	@echo "==> make bench-typecheck: type-checking 200 registrations$(if $(BASE), against $(BASE) too,)"
+	python3 Benchmarks/Scripts/typecheck.py $(if $(BASE),--base $(BASE),)
 
 # The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
 HAVE_MATPLOTLIB := python3 -c 'import matplotlib' || /usr/bin/python3 -c 'import matplotlib'

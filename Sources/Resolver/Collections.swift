@@ -188,6 +188,29 @@ extension Resolver {
         registerElement(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
+    /// The funnel every `register(into:)` calls: adds an element with
+    /// `factory` and the default scope to the list of `[Element]` under
+    /// `name` in `container` (nil: `main`), under one lock pair. The list
+    /// registration it replaces is retired, and released after unlocking.
+    @usableFromInline
+    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?,
+                                         _ factory: ResolverRegistration<Element>.Factory,
+                                         _ registeredOnMainActor: Bool) -> ResolverOptions<Element> {
+        let (element, target, rc) = registry.write { () -> (ResolverRegistration<Element>, Resolver, Int32) in
+            let target = container ?? registry.main
+            let element = ResolverRegistration(name: registry.elementNameLocked(Element.self, list: name),
+                                               scope: registry.defaultScope ?? .graph, factory: factory,
+                                               registeredOnMainActor: registeredOnMainActor)
+            return (element, target, target.addElementLocked(element, toList: name))
+        }
+        if rc != 0 {
+            registry.reportRecoverable(outOfMemoryRegistering: [Element].self, name, rc)
+        }
+        return ResolverOptions(registration: element, container: target)
+    }
+}
+
+extension Resolver.Registrar {
     /// Adds an element, made by a factory with no parameters, to this container's list of `[Element]`: `register(into: [any Plugin].self) { LoggingPlugin() }`.
     ///
     /// A resolve of `[Element]` from a container gives the elements of every container
@@ -206,10 +229,10 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public final func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(self, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -230,10 +253,10 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public final func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(self, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -254,10 +277,10 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public final func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(self, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -278,10 +301,10 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public final func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(self, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by an async factory, to this container's list of `[Element]`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -302,10 +325,10 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public final func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(self, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -326,30 +349,9 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public final func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(self, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// The funnel every `register(into:)` calls: adds an element with
-    /// `factory` and the default scope to the list of `[Element]` under
-    /// `name` in `container` (nil: `main`), under one lock pair. The list
-    /// registration it replaces is retired, and released after unlocking.
-    @usableFromInline
-    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?,
-                                         _ factory: ResolverRegistration<Element>.Factory,
-                                         _ registeredOnMainActor: Bool) -> ResolverOptions<Element> {
-        let (element, target, rc) = registry.write { () -> (ResolverRegistration<Element>, Resolver, Int32) in
-            let target = container ?? registry.main
-            let element = ResolverRegistration(name: registry.elementNameLocked(Element.self, list: name),
-                                               scope: registry.defaultScope ?? .graph, factory: factory,
-                                               registeredOnMainActor: registeredOnMainActor)
-            return (element, target, target.addElementLocked(element, toList: name))
-        }
-        if rc != 0 {
-            registry.reportRecoverable(outOfMemoryRegistering: [Element].self, name, rc)
-        }
-        return ResolverOptions(registration: element, container: target)
+        Resolver.registerElement(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 }

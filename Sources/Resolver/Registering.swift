@@ -1,7 +1,11 @@
 // Every `register` overload: one per factory shape (no parameters, the
 // container, the container and `Args`), each plain, `@MainActor` and async,
-// static (into `main`) and on a container. Each is one call into the one
-// funnel, `Resolver.register(_:_:_:_:)`. The closure's type picks the
+// static (into `main`) and on a container (the `callAsFunction` overloads of
+// `Resolver.Registrar`, the value of a container's `register`: as methods, a
+// call from a static context such as `registerAllServices` made the compiler
+// try every one of them as a curried function, and reject it, at every
+// registration). Each is one call into the one funnel,
+// `Resolver.register(_:_:_:_:)`. The closure's type picks the
 // overload: `{ @MainActor in … }` the main-actor one, `{ await … }` the async
 // one.
 //
@@ -11,13 +15,16 @@
 // - `name`: register under this name; a named lookup never falls back to the
 //   unnamed registration. Registering the same type and name again replaces
 //   the earlier registration.
-// - `isolation`: the caller's isolation (`#isolation`); leave it out. It is
-//   recorded with every registration and matters for a plain factory only: a
-//   plain factory registered from the main actor may be isolated to it (a
-//   closure written in main-actor code is), so the library says so if a
-//   synchronous resolve runs it elsewhere. A `@MainActor` or async factory's
-//   isolation is part of its type; the parameter is there so that every
-//   overload takes the same arguments and the closure alone picks one.
+// - `isolation`: the caller's isolation (`#isolation`); leave it out. It
+//   matters for a plain factory only: a plain factory registered from the
+//   main actor may be isolated to it (a closure written in main-actor code
+//   is), so the library says so if a synchronous resolve runs it elsewhere.
+//   A `@MainActor` or async factory's isolation is part of its type, and
+//   the overloads of those shapes here (not yet the typed-argument ones, nor
+//   `register(into:)`) do not take the parameter: a `#isolation` default is a
+//   macro expanded at every call that picks the overload (Benchmarks/README.md,
+//   make bench-typecheck), and the closure alone picks the overload either way
+//   (Benchmarks/Scripts/overloads.py).
 // - `factory`: makes the service; returning nil counts as not registered.
 //   A `@MainActor` factory runs on the main actor only (elsewhere a
 //   synchronous resolve returns a cached instance or stops with a message;
@@ -85,17 +92,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the resolving container, in `main`: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
@@ -103,17 +106,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the container and the resolve call's arguments, in `main`: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
@@ -121,17 +120,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
+        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers an async factory, in `main`: `register { await Store() }`.
@@ -139,17 +134,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the resolving container, in `main`: `register { r in await Store(api: r.resolve()) }`.
@@ -157,17 +148,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the container and the resolve call's arguments, in `main`: `register { _, args in await Store(path: args()) }`.
@@ -175,179 +162,13 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory with no parameters, in this container: `register { NetworkService() as NetworkServicing }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .plain(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory that receives the resolving container, in this container: `register { r in ViewModel(api: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in this container: `register { _, args in Session(user: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a factory isolated to the main actor, in this container: `register { @MainActor in SettingsViewModel() }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a main-actor factory that receives the resolving container, in this container: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers a main-actor factory that receives the container and the resolve call's arguments, in this container: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers an async factory, in this container: `register { await Store() }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers an async factory that receives the resolving container, in this container: `register { r in await Store(api: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
-    }
-
-    /// Registers an async factory that receives the container and the resolve call's arguments, in this container: `register { _, args in await Store(path: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
-                                        factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(self, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), MainActorCheck.isMainActor(isolation))
+        register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers a factory of typed arguments, in `main`:
@@ -411,52 +232,6 @@ extension Resolver {
         register(nil, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
-    /// Registers a factory of typed arguments in this container (see the
-    /// static `register(arguments:)`).
-    ///
-    /// - Parameters: as the static `register(arguments:)`.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
-                                                   factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
-        -> ResolverOptions<Service> {
-        Resolver.register(self, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
-                          MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
-    }
-
-    /// Registers a main-actor factory of typed arguments in this container.
-    ///
-    /// - Parameters: as the static `register(arguments:)`; the factory runs on the main actor only.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
-                                                   factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
-        -> ResolverOptions<Service> {
-        Resolver.register(self, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
-                          ArgumentList(first, repeat (each B).self))
-    }
-
-    /// Registers an async factory of typed arguments in this container.
-    ///
-    /// - Parameters: as the static `register(arguments:)`; the factory runs through `resolveAsync` only.
-    /// - Returns: options for the new registration (scope, `implements`, …).
-    @inlinable
-    @discardableResult
-    public final func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
-                                                   factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
-        -> ResolverOptions<Service> {
-        Resolver.register(self, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
-                          ArgumentList(first, repeat (each B).self))
-    }
-
     /// The funnel every `register` calls: stores a new registration with
     /// `factory` (of the typed argument list `arguments`, if any) and the
     /// default scope in `container` (nil: `main`), under one lock pair. The
@@ -478,5 +253,217 @@ extension Resolver {
             registration.checkArgumentsCanBeCachedInItsScope()
         }
         return ResolverOptions(registration: registration, container: target)
+    }
+}
+
+extension Resolver.Registrar {
+    /// Registers a factory with no parameters, in this container: `register { NetworkService() as NetworkServicing }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory that receives the resolving container, in this container: `register { r in ViewModel(api: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in this container: `register { _, args in Session(user: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        isolation: (any Actor)? = #isolation,
+                                        factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+    }
+
+    /// Registers a factory isolated to the main actor, in this container: `register { @MainActor in SettingsViewModel() }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+    }
+
+    /// Registers a main-actor factory that receives the resolving container, in this container: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+    }
+
+    /// Registers a main-actor factory that receives the container and the resolve call's arguments, in this container: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+    }
+
+    /// Registers an async factory, in this container: `register { await Store() }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+    }
+
+    /// Registers an async factory that receives the resolving container, in this container: `register { r in await Store(api: r.resolve()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+    }
+
+    /// Registers an async factory that receives the container and the resolve call's arguments, in this container: `register { _, args in await Store(path: args()) }`.
+    ///
+    /// - Parameters:
+    ///   - type: the service type; inferred from the factory's result when omitted.
+    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - factory: makes the service; returning nil counts as not registered.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
+        Resolver.register(container, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+    }
+
+    /// Registers a factory of typed arguments in this container (see the
+    /// static `register(arguments:)`).
+    ///
+    /// - Parameters: as the static `register(arguments:)`.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   isolation: (any Actor)? = #isolation,
+                                                   factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
+        -> ResolverOptions<Service> {
+        Resolver.register(container, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+                          MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers a main-actor factory of typed arguments in this container.
+    ///
+    /// - Parameters: as the static `register(arguments:)`; the factory runs on the main actor only.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   isolation: (any Actor)? = #isolation,
+                                                   factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
+        -> ResolverOptions<Service> {
+        Resolver.register(container, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
+                          ArgumentList(first, repeat (each B).self))
+    }
+
+    /// Registers an async factory of typed arguments in this container.
+    ///
+    /// - Parameters: as the static `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Returns: options for the new registration (scope, `implements`, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                                   arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   isolation: (any Actor)? = #isolation,
+                                                   factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
+        -> ResolverOptions<Service> {
+        Resolver.register(container, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
+                          ArgumentList(first, repeat (each B).self))
+    }
+}
+
+extension Resolver {
+    /// Registers factories in this container: `container.register { Service() }`,
+    /// `container.register(name: "fred") { r in Service(r.resolve()) }`, with
+    /// the same shapes as the static `register` (the ``Registrar``'s
+    /// `callAsFunction` overloads). A value rather than methods: called from a
+    /// static context (`registerAllServices`), `register { … }` then never
+    /// considers the instance overloads as curried functions, which the
+    /// compiler would try, and reject, for every registration.
+    public final var register: Registrar {
+        Registrar(container: self)
+    }
+
+    /// The value of a container's `register`: calling it registers a factory
+    /// in that container (`container.register { Service() }`), with every
+    /// shape the static `register` takes.
+    public struct Registrar: Sendable {
+        /// The container the factories are registered in.
+        @usableFromInline let container: Resolver
+
+        @inlinable
+        init(container: Resolver) {
+            self.container = container
+        }
     }
 }
