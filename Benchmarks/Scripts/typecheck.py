@@ -20,11 +20,12 @@ in the solver's work where the times are too noisy to. With --base
 COMMIT it also builds the same files against the library at that commit (a git
 worktree), alternating with this checkout run by run. A library without the
 concurrency overloads (before the @MainActor and async factories) gets the
-8-shape file in the spelling it accepts: the same registrations without
+8-shape file in the spelling it accepts (so does a checkout of 1.5.1 given
+with --against PATH, which builds the same files against that package): the same registrations without
 `@MainActor in` and `await` (its async initializers synchronous), as an app
 had to write them then.
 
-    python3 Benchmarks/Scripts/typecheck.py [--base COMMIT] [--runs 3] [--count 200]
+    python3 Benchmarks/Scripts/typecheck.py [--base COMMIT] [--against PATH] [--runs 3] [--count 200]
     python3 Benchmarks/Scripts/typecheck.py --emit DIR   # write the client package only
 
 Everything it writes goes to Benchmarks/.build-typecheck (git-ignored).
@@ -172,6 +173,8 @@ def loadavg():
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default=os.environ.get("BASE") or None, help="also this commit's library")
+    parser.add_argument("--against", action="append", default=[], metavar="PATH",
+                        help="also the library package at PATH (e.g. a checkout of Resolver 1.5.1)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--count", type=int, default=200, help="registrations per file")
     parser.add_argument("--emit", help="only write the client package for this checkout into this folder")
@@ -191,6 +194,8 @@ def main():
         subprocess.run(["rm", "-rf", tree], check=True)
         subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, sha], capture_output=True, check=True)
         libraries.append((f"base {sha}", tree))
+    for path in args.against:
+        libraries.append((f"at {os.path.basename(os.path.normpath(path))}", os.path.abspath(path)))
     try:
         clients = []
         for index, (label, library) in enumerate(libraries):
