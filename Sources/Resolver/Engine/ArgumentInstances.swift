@@ -42,11 +42,10 @@ final class ArgumentInstances: @unchecked Sendable {
     /// A copy that also keeps `stored` (owned) for `key`, replacing what it
     /// kept there; every other value is retained again for the copy.
     func adding(_ stored: UnownedReference<AnyObject>, for key: [AnyHashable]) -> ArgumentInstances {
-        var copy = instances
-        for (existingKey, value) in copy where existingKey != key {
+        for (existingKey, value) in instances where existingKey != key {
             _ = UnownedReference<AnyObject>.retaining(value.object)
-            copy[existingKey] = value
         }
+        var copy = instances
         copy[key] = stored
         return ArgumentInstances(copy)
     }
