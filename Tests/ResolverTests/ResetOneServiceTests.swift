@@ -106,39 +106,7 @@ extension IndependentTests {
         /// joined it), but does not keep it (S1).
         @Test func aBuildUnderWayWhenItsServiceIsResetKeepsNothing() {
             let scope = ResolverScopeCache()
-            let resolver = Resolver()
-            let made = Counter()
-            let building = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            resolver.register { () -> Leaf in
-                made.increment()
-                if made.count == 1 {
-                    building.signal()
-                    proceed.wait()
-                }
-                return Leaf()
-            }.scope(scope)
-            let results = Locked<[String: Int]>([:])
-            let builder = startThread {
-                let id = resolver.resolve(Leaf.self).id
-                results.withLock { $0["first"] = id }
-            }
-            building.wait()
-            let waiting = startThread {
-                let id = resolver.resolve(Leaf.self).id
-                results.withLock { $0["waiter"] = id }
-            }
-            #expect(eventually(within: 10) { registry.withLock { scope.building.first?.waiting == 1 } },
-                    "the second thread joined the build")
-            scope.reset(Leaf.self)
-            proceed.signal()
-            #expect(builder.finished(within: 10) && waiting.finished(within: 10))
-            let first = results.withLock { $0["first"] }
-            let waiter = results.withLock { $0["waiter"] }
-            #expect(first != nil && first == waiter, "the waiter got the build it joined")
-            #expect(made.count == 1)
-            #expect(resolver.resolve(Leaf.self).id != first, "nothing built before the reset is kept")
-            #expect(made.count == 2)
+            expectAResetDuringABuildKeepsNothing(scope: scope) { scope.reset(Leaf.self) }
         }
 
         /// A reset of a service the scope neither holds nor builds leaves the
@@ -146,29 +114,14 @@ extension IndependentTests {
         /// still keeps its instance.
         @Test func resettingAServiceNeitherHeldNorBuildingLeavesOtherBuildsAlone() {
             let scope = ResolverScopeCache()
-            let resolver = Resolver()
-            let made = Counter()
-            let building = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            resolver.register { () -> Leaf in
-                made.increment()
-                if made.count == 1 {
-                    building.signal()
-                    proceed.wait()
-                }
-                return Leaf()
-            }.scope(scope)
+            let held = HeldBuild(in: scope)
             let built = Locked<Int?>(nil)
-            let builder = startThread {
-                let id = resolver.resolve(Leaf.self).id
-                built.withLock { $0 = id }
-            }
-            building.wait()
+            let builder = held.startBuilding(into: built)
             scope.reset(Other.self)
-            proceed.signal()
+            held.release()
             #expect(builder.finished(within: 10))
-            #expect(resolver.resolve(Leaf.self).id == built.withLock { $0 })
-            #expect(made.count == 1)
+            #expect(held.resolver.resolve(Leaf.self).id == built.withLock { $0 })
+            #expect(held.made.count == 1)
         }
     }
 }

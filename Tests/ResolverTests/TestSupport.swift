@@ -199,3 +199,66 @@ func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> Pr
                       signaled: process.terminationReason == .uncaughtSignal,
                       output: text)
 }
+
+/// A `Leaf` registered in `scope` whose first build stops until `release()`:
+/// the setting of the tests that reset a scope while a build is under way
+/// (DESIGN.md, S1).
+final class HeldBuild: Sendable {
+    let resolver = Resolver()
+    /// How many times the factory ran.
+    let made = Counter()
+    private let building = DispatchSemaphore(value: 0)
+    private let proceed = DispatchSemaphore(value: 0)
+
+    init(in scope: ResolverScope) {
+        resolver.register { [made, building, proceed] () -> Leaf in
+            made.increment()
+            if made.count == 1 {
+                building.signal()
+                proceed.wait()
+            }
+            return Leaf()
+        }.scope(scope)
+    }
+
+    /// Starts a thread whose resolve builds the first `Leaf`, and returns once
+    /// that build has begun; `id` gets the instance's id when it ends.
+    func startBuilding(into id: Locked<Int?>) -> StartedThread {
+        let thread = startResolving(into: id)
+        building.wait()
+        return thread
+    }
+
+    /// Starts a thread that resolves `Leaf`; `id` gets the instance's id.
+    func startResolving(into id: Locked<Int?>) -> StartedThread {
+        startThread { [resolver] in
+            let resolved = resolver.resolve(Leaf.self).id
+            id.withLock { $0 = resolved }
+        }
+    }
+
+    /// Lets the held build finish.
+    func release() {
+        proceed.signal()
+    }
+}
+
+/// A build under way when `reset` runs, joined by a second thread before it:
+/// both threads get the build they asked for, the scope keeps nothing of it,
+/// and the next resolve builds again (DESIGN.md, S1).
+func expectAResetDuringABuildKeepsNothing(scope: ResolverScopeCache, reset: () -> Void) {
+    let held = HeldBuild(in: scope)
+    let first = Locked<Int?>(nil), waiter = Locked<Int?>(nil)
+    let builder = held.startBuilding(into: first)
+    let waiting = held.startResolving(into: waiter)
+    #expect(eventually(within: 10) { registry.withLock { scope.building.first?.waiting == 1 } },
+            "the second thread joined the build")
+    reset()
+    held.release()
+    #expect(builder.finished(within: 10) && waiting.finished(within: 10))
+    let id = first.withLock { $0 }
+    #expect(id != nil && id == waiter.withLock { $0 }, "the waiter got the build it joined")
+    #expect(held.made.count == 1)
+    #expect(held.resolver.resolve(Leaf.self).id != id, "nothing built before the reset is kept")
+    #expect(held.made.count == 2)
+}
