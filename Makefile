@@ -72,7 +72,7 @@ graphviz:
 # The C table must compile without a single warning.
 c-warnings: deps
 	@echo "==> C warnings (clang and, if present, gcc)"
-	@$(CLANG) $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES) Fuzz/registry_fuzz.c
+	@$(CLANG) $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES) Tests/CRegistryFuzz/registry_fuzz.c
 	@if command -v gcc >/dev/null 2>&1; then gcc $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES); fi
 	@echo '#include "cregistry.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
 
@@ -268,7 +268,7 @@ fuzz: deps
 	@echo "==> libFuzzer on CRegistry for $(FUZZ_SECONDS)s (ASan + UBSan)"
 	@mkdir -p .build-fuzz/corpus
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
-		$(C_INCLUDE) $(C_SOURCES) Fuzz/registry_fuzz.c -o .build-fuzz/registry_fuzz
+		$(C_INCLUDE) $(C_SOURCES) Tests/CRegistryFuzz/registry_fuzz.c -o .build-fuzz/registry_fuzz
 	.build-fuzz/registry_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 		-artifact_prefix=.build-fuzz/ .build-fuzz/corpus
 
