@@ -264,11 +264,13 @@ tsan: deps
 	@echo "==> swift test under ThreadSanitizer"
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --scratch-path .build-tsan --sanitize=thread
 
+FUZZ_LINK = $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(C_INCLUDE) $(C_SOURCES) Tests/CRegistryFuzz/registry_fuzz.c -o .build-fuzz/registry_fuzz
 fuzz: deps
 	@echo "==> libFuzzer on CRegistry for $(FUZZ_SECONDS)s (ASan + UBSan)"
 	@mkdir -p .build-fuzz/corpus
-	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
-		$(C_INCLUDE) $(C_SOURCES) Tests/CRegistryFuzz/registry_fuzz.c -o .build-fuzz/registry_fuzz
+	@# lld where the toolchain's libFuzzer needs it; the system linker where lld rejects it
+	$(FUZZ_LINK) -fuse-ld=lld 2>/dev/null || $(FUZZ_LINK)
 	.build-fuzz/registry_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 		-artifact_prefix=.build-fuzz/ .build-fuzz/corpus
 
