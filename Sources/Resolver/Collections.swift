@@ -62,7 +62,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -86,7 +86,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -110,7 +110,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -134,7 +134,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -158,7 +158,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -182,7 +182,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -229,7 +229,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -253,7 +253,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -277,7 +277,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -301,7 +301,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -325,7 +325,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
@@ -349,7 +349,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))

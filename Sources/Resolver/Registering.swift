@@ -14,7 +14,11 @@
 //   omitted (`register { Service() as Protocol }` registers `Protocol`).
 // - `name`: register under this name; a named lookup never falls back to the
 //   unnamed registration. Registering the same type and name again replaces
-//   the earlier registration.
+//   the earlier registration. Its default is spelled `.none`, not `nil`: a
+//   `nil` literal default is type-checked again at every call that leaves the
+//   argument out (two solver scopes per call, Benchmarks/README.md, make
+//   bench-typecheck), `.none` is evaluated by the library. The same goes for
+//   `resolve`, `optional`, `resolveAsync` and `implements`.
 // - `isolation`: the caller's isolation (`#isolation`); leave it out. It
 //   matters for a plain factory only: a plain factory registered from the
 //   main actor may be isolated to it (a closure written in main-actor code
@@ -45,7 +49,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
         register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -63,7 +67,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -81,7 +85,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
@@ -96,7 +100,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
@@ -110,7 +114,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
@@ -124,7 +128,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -138,7 +142,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
@@ -152,7 +156,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
@@ -166,7 +170,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -192,7 +196,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
@@ -208,7 +212,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
                                                     factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
@@ -224,7 +228,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
@@ -269,7 +273,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -287,7 +291,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -305,7 +309,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
@@ -320,7 +324,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
@@ -334,7 +338,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
@@ -348,7 +352,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -362,7 +366,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
@@ -376,7 +380,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
@@ -390,7 +394,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -402,7 +406,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
@@ -417,7 +421,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
@@ -432,7 +436,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
