@@ -24,10 +24,11 @@
 //   main actor may be isolated to it (a closure written in main-actor code
 //   is), so the library says so if a synchronous resolve runs it elsewhere.
 //   A `@MainActor` or async factory's isolation is part of its type, and
-//   the overloads of those shapes here (not yet the typed-argument ones, nor
-//   `register(into:)`) do not take the parameter: a `#isolation` default is a
-//   macro expanded at every call that picks the overload (Benchmarks/README.md,
-//   make bench-typecheck), and the closure alone picks the overload either way
+//   the overloads of those shapes (here, the typed-argument ones and
+//   `register(into:)`'s) do not take the parameter: a `#isolation` default is
+//   a macro expanded and type-checked at every call that picks the overload
+//   (five solver scopes per call; Benchmarks/README.md, make bench-typecheck),
+//   and the closure alone picks the overload either way
 //   (Benchmarks/Scripts/overloads.py).
 // - `factory`: makes the service; returning nil counts as not registered.
 //   A `@MainActor` factory runs on the main actor only (elsewhere a
@@ -208,32 +209,30 @@ extension Resolver {
     /// Registers a main-actor factory of typed arguments, in `main`:
     /// `register(arguments: User.self) { @MainActor r, user in ProfileViewModel(user: user) }`.
     ///
-    /// - Parameters: as the plain `register(arguments:)`; the factory runs on the main actor only.
+    /// - Parameters: as the plain `register(arguments:)`, without `isolation`; the factory runs on the main actor only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                    isolation: (any Actor)? = #isolation,
                                                     factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+        register(nil, name, .mainActorTyped(factory), false, ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments, in `main`:
     /// `register(arguments: Int.self) { r, id in await ProfileStore(id: id) }`, resolved with
     /// `await resolveAsync(ProfileStore.self, arguments: 42)`.
     ///
-    /// - Parameters: as the plain `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Parameters: as the plain `register(arguments:)`, without `isolation`; the factory runs through `resolveAsync` only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                    isolation: (any Actor)? = #isolation,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+        register(nil, name, .asyncTyped(factory), false, ArgumentList(first, repeat (each B).self))
     }
 
     /// The funnel every `register` calls: stores a new registration with
@@ -417,31 +416,29 @@ extension Resolver.Registrar {
 
     /// Registers a main-actor factory of typed arguments in this container.
     ///
-    /// - Parameters: as the static `register(arguments:)`; the factory runs on the main actor only.
+    /// - Parameters: as the static `register(arguments:)`, without `isolation`; the factory runs on the main actor only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
+        Resolver.register(container, name, .mainActorTyped(factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments in this container.
     ///
-    /// - Parameters: as the static `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Parameters: as the static `register(arguments:)`, without `isolation`; the factory runs through `resolveAsync` only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
+        Resolver.register(container, name, .asyncTyped(factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 }
