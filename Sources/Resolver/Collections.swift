@@ -37,8 +37,8 @@
 // - `list`: the list's type, `[Element].self` (`[any Plugin].self`).
 // - `name`: the list's name: elements added under a name make a list of
 //   their own, resolved with `resolve([Element].self, name:)`.
-// - `isolation`: the caller's isolation (`#isolation`); leave it out (see
-//   `Registering.swift`).
+// - `isolation`: the caller's isolation (`#isolation`); leave it out. Only
+//   the plain shapes take it (see `Registering.swift`).
 // - `factory`: makes the element; returning nil leaves it out of the list.
 // Each returns the element's options: `.scope()` sets that element's scope,
 // `.resolveProperties` runs on that element.
@@ -62,7 +62,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -86,7 +86,7 @@ extension Resolver {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
         registerElement(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -103,17 +103,13 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -127,17 +123,13 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -151,17 +143,13 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -175,17 +163,13 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                         isolation: (any Actor)? = #isolation,
+    public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// The funnel every `register(into:)` calls: adds an element with
@@ -229,7 +213,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -253,7 +237,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
         Resolver.registerElement(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -270,17 +254,13 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -294,17 +274,13 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory, to this container's list of `[Element]`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -318,17 +294,13 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -342,16 +314,12 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
-                                        isolation: (any Actor)? = #isolation,
+    public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 }

@@ -14,16 +14,21 @@
 //   omitted (`register { Service() as Protocol }` registers `Protocol`).
 // - `name`: register under this name; a named lookup never falls back to the
 //   unnamed registration. Registering the same type and name again replaces
-//   the earlier registration.
+//   the earlier registration. Its default is spelled `.none`, not `nil`: a
+//   `nil` literal default is type-checked again at every call that leaves the
+//   argument out (two solver scopes per call, Benchmarks/README.md, make
+//   bench-typecheck), `.none` is evaluated by the library. The same goes for
+//   `resolve`, `optional`, `resolveAsync` and `implements`.
 // - `isolation`: the caller's isolation (`#isolation`); leave it out. It
 //   matters for a plain factory only: a plain factory registered from the
 //   main actor may be isolated to it (a closure written in main-actor code
 //   is), so the library says so if a synchronous resolve runs it elsewhere.
 //   A `@MainActor` or async factory's isolation is part of its type, and
-//   the overloads of those shapes here (not yet the typed-argument ones, nor
-//   `register(into:)`) do not take the parameter: a `#isolation` default is a
-//   macro expanded at every call that picks the overload (Benchmarks/README.md,
-//   make bench-typecheck), and the closure alone picks the overload either way
+//   the overloads of those shapes (here, the typed-argument ones and
+//   `register(into:)`'s) do not take the parameter: a `#isolation` default is
+//   a macro expanded and type-checked at every call that picks the overload
+//   (five solver scopes per call; Benchmarks/README.md, make bench-typecheck),
+//   and the closure alone picks the overload either way
 //   (Benchmarks/Scripts/overloads.py).
 // - `factory`: makes the service; returning nil counts as not registered.
 //   A `@MainActor` factory runs on the main actor only (elsewhere a
@@ -45,7 +50,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
         register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -63,7 +68,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -81,7 +86,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
@@ -96,7 +101,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
@@ -110,7 +115,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
@@ -124,7 +129,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -138,7 +143,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
@@ -152,7 +157,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
@@ -166,7 +171,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
         register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -192,7 +197,7 @@ extension Resolver {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
@@ -204,32 +209,30 @@ extension Resolver {
     /// Registers a main-actor factory of typed arguments, in `main`:
     /// `register(arguments: User.self) { @MainActor r, user in ProfileViewModel(user: user) }`.
     ///
-    /// - Parameters: as the plain `register(arguments:)`; the factory runs on the main actor only.
+    /// - Parameters: as the plain `register(arguments:)`, without `isolation`; the factory runs on the main actor only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                    isolation: (any Actor)? = #isolation,
                                                     factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+        register(nil, name, .mainActorTyped(factory), false, ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments, in `main`:
     /// `register(arguments: Int.self) { r, id in await ProfileStore(id: id) }`, resolved with
     /// `await resolveAsync(ProfileStore.self, arguments: 42)`.
     ///
-    /// - Parameters: as the plain `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Parameters: as the plain `register(arguments:)`, without `isolation`; the factory runs through `resolveAsync` only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                    isolation: (any Actor)? = #isolation,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+        register(nil, name, .asyncTyped(factory), false, ArgumentList(first, repeat (each B).self))
     }
 
     /// The funnel every `register` calls: stores a new registration with
@@ -269,7 +272,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
@@ -287,7 +290,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
@@ -305,7 +308,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
@@ -320,7 +323,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
@@ -334,7 +337,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
@@ -348,7 +351,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -362,7 +365,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
     }
@@ -376,7 +379,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
@@ -390,7 +393,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
         Resolver.register(container, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
@@ -402,7 +405,7 @@ extension Resolver.Registrar {
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
@@ -413,31 +416,29 @@ extension Resolver.Registrar {
 
     /// Registers a main-actor factory of typed arguments in this container.
     ///
-    /// - Parameters: as the static `register(arguments:)`; the factory runs on the main actor only.
+    /// - Parameters: as the static `register(arguments:)`, without `isolation`; the factory runs on the main actor only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
+        Resolver.register(container, name, .mainActorTyped(factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments in this container.
     ///
-    /// - Parameters: as the static `register(arguments:)`; the factory runs through `resolveAsync` only.
+    /// - Parameters: as the static `register(arguments:)`, without `isolation`; the factory runs through `resolveAsync` only.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
-    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
-                                                   isolation: (any Actor)? = #isolation,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
+        Resolver.register(container, name, .asyncTyped(factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 }

@@ -223,7 +223,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - name: the registration's name; a named lookup never falls back to
     ///     the unnamed registration.
     @inlinable
-    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
+    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service {
         if let service: Service = resolveService(in: nil, name: name, arguments: .none) {
             return service
         }
@@ -241,7 +241,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - args: passed to the factory (``Args``): one value, or a
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
-    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service {
+    public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service {
         if let service: Service = withArguments(args, { resolveService(in: nil, name: name, arguments: $0) }) {
             return service
         }
@@ -256,7 +256,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - name: the registration's name; a named lookup never falls back to
     ///     the unnamed registration.
     @inlinable
-    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service {
+    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service {
         if let service: Service = Resolver.resolveService(in: self, name: name, arguments: .none) {
             return service
         }
@@ -274,7 +274,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - args: passed to the factory (``Args``): one value, or a
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
-    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service {
+    public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service {
         if let service: Service = withArguments(args, { Resolver.resolveService(in: self, name: name, arguments: $0) }) {
             return service
         }
@@ -288,7 +288,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - name: the registration's name; a named lookup never falls back to
     ///     the unnamed registration.
     @inlinable
-    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
+    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service? {
         resolveService(in: nil, name: name, arguments: .none)
     }
 
@@ -302,7 +302,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - args: passed to the factory (``Args``): one value, or a
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
-    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
+    public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service? {
         withArguments(args) { resolveService(in: nil, name: name, arguments: $0) }
     }
 
@@ -314,7 +314,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - name: the registration's name; a named lookup never falls back to
     ///     the unnamed registration.
     @inlinable
-    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil) -> Service? {
+    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service? {
         Resolver.resolveService(in: self, name: name, arguments: .none)
     }
 
@@ -328,7 +328,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - args: passed to the factory (``Args``): one value, or a
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
-    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil, args: Any?) -> Service? {
+    public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
     }
 
@@ -347,7 +347,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - first: the first argument.
     ///   - rest: the others, if any.
     @inlinable
-    public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A, _ rest: repeat each B) -> Service {
         if let service: Service = withTypedArguments(first, repeat each rest, body: {
             resolveService(in: nil, name: name, arguments: $0)
@@ -363,7 +363,7 @@ public final class Resolver: @unchecked Sendable {
     ///
     /// - Parameters: as `resolve(_:name:arguments:_:)`.
     @inlinable
-    public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A, _ rest: repeat each B) -> Service? {
         withTypedArguments(first, repeat each rest, body: { resolveService(in: nil, name: name, arguments: $0) })
     }
@@ -374,7 +374,7 @@ public final class Resolver: @unchecked Sendable {
     ///
     /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
     @inlinable
-    public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                   arguments first: A, _ rest: repeat each B) -> Service {
         if let service: Service = withTypedArguments(first, repeat each rest, body: {
             Resolver.resolveService(in: self, name: name, arguments: $0)
@@ -390,7 +390,7 @@ public final class Resolver: @unchecked Sendable {
     ///
     /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
     @inlinable
-    public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A, _ rest: repeat each B) -> Service? {
         withTypedArguments(first, repeat each rest, body: { Resolver.resolveService(in: self, name: name, arguments: $0) })
     }

@@ -34,7 +34,7 @@ public struct ResolverOptions<Service> {
     /// service and its protocol give the same instance. Arguments pass
     /// through to this registration's factory.
     @discardableResult
-    public func implements<Protocol>(_ type: Protocol.Type, name: Resolver.Name? = nil) -> ResolverOptions<Service> {
+    public func implements<Protocol>(_ type: Protocol.Type, name: Resolver.Name? = .none) -> ResolverOptions<Service> {
         let registration = self.registration
         let forwarding = Resolver.register(container, name, .anyArguments { (resolver: Resolver, args: Any?) -> Protocol? in
             guard let service = registration.resolve(resolver: resolver, args: args) else {

@@ -18,8 +18,8 @@ extension Resolver {
     ///   - args: passed to the factory (``Args``), if any.
     @inlinable
     nonisolated(nonsending)
-    public static func resolveAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                             args: Any? = nil) async -> Service {
+    public static func resolveAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                             args: Any? = .none) async -> Service {
         if let service: Service = await resolveServiceAsync(in: nil, name: name, args: args) {
             return service
         }
@@ -35,8 +35,8 @@ extension Resolver {
     ///   - args: passed to the factory (``Args``), if any.
     @inlinable
     nonisolated(nonsending)
-    public static func optionalAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                              args: Any? = nil) async -> Service? {
+    public static func optionalAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                              args: Any? = .none) async -> Service? {
         await resolveServiceAsync(in: nil, name: name, args: args)
     }
 
@@ -49,8 +49,8 @@ extension Resolver {
     ///   - args: passed to the factory (``Args``), if any.
     @inlinable
     nonisolated(nonsending)
-    public final func resolveAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                            args: Any? = nil) async -> Service {
+    public final func resolveAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                            args: Any? = .none) async -> Service {
         if let service: Service = await Resolver.resolveServiceAsync(in: self, name: name, args: args) {
             return service
         }
@@ -66,8 +66,8 @@ extension Resolver {
     ///   - args: passed to the factory (``Args``), if any.
     @inlinable
     nonisolated(nonsending)
-    public final func optionalAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
-                                             args: Any? = nil) async -> Service? {
+    public final func optionalAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                             args: Any? = .none) async -> Service? {
         await Resolver.resolveServiceAsync(in: self, name: name, args: args)
     }
 
@@ -83,7 +83,7 @@ extension Resolver {
     ///   - rest: the others, if any.
     @inlinable
     nonisolated(nonsending)
-    public static func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                         arguments first: A, _ rest: repeat each B) async -> Service {
         if let service: Service = await resolveServiceAsync(in: nil, name: name,
                                                             boxed: TypedArgumentsBox(first, repeat each rest)) {
@@ -98,7 +98,7 @@ extension Resolver {
     /// - Parameters: as `resolveAsync(_:name:arguments:_:)`.
     @inlinable
     nonisolated(nonsending)
-    public static func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public static func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                          arguments first: A, _ rest: repeat each B) async -> Service? {
         await resolveServiceAsync(in: nil, name: name, boxed: TypedArgumentsBox(first, repeat each rest))
     }
@@ -110,7 +110,7 @@ extension Resolver {
     /// - Parameters: as the static `resolveAsync(_:name:arguments:_:)`.
     @inlinable
     nonisolated(nonsending)
-    public final func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public final func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                        arguments first: A, _ rest: repeat each B) async -> Service {
         if let service: Service = await Resolver.resolveServiceAsync(in: self, name: name,
                                                                      boxed: TypedArgumentsBox(first, repeat each rest)) {
@@ -124,7 +124,7 @@ extension Resolver {
     /// - Parameters: as the static `resolveAsync(_:name:arguments:_:)`.
     @inlinable
     nonisolated(nonsending)
-    public final func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+    public final func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                         arguments first: A, _ rest: repeat each B) async -> Service? {
         await Resolver.resolveServiceAsync(in: self, name: name, boxed: TypedArgumentsBox(first, repeat each rest))
     }
