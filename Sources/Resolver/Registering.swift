@@ -25,6 +25,12 @@
 //   macro expanded at every call that picks the overload (Benchmarks/README.md,
 //   make bench-typecheck), and the closure alone picks the overload either way
 //   (Benchmarks/Scripts/overloads.py).
+// - `fileID`, `line`: where the call is (`#fileID`, `#line`); leave them
+//   out. Kept in the registration (`ResolverRegistration.registeredAt`) for
+//   the messages that name it, `verify()`'s list of replaced registrations
+//   and strict tests. Magic literals as defaults are filled in by the caller
+//   with no type-checking of their own (unlike a macro such as `#isolation`):
+//   make bench-typecheck.
 // - `factory`: makes the service; returning nil counts as not registered.
 //   A `@MainActor` factory runs on the main actor only (elsewhere a
 //   synchronous resolve returns a cached instance or stops with a message;
@@ -41,14 +47,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container, in `main`: `register { r in ViewModel(api: r.resolve()) }`.
@@ -59,14 +68,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in `main`: `register { _, args in Session(user: args()) }`.
@@ -77,14 +89,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory isolated to the main actor, in `main`: `register { @MainActor in SettingsViewModel() }`.
@@ -92,13 +107,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the resolving container, in `main`: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
@@ -106,13 +124,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the container and the resolve call's arguments, in `main`: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
@@ -120,13 +141,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers an async factory, in `main`: `register { await Store() }`.
@@ -134,13 +158,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the resolving container, in `main`: `register { r in await Store(api: r.resolve()) }`.
@@ -148,13 +175,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the container and the resolve call's arguments, in `main`: `register { _, args in await Store(path: args()) }`.
@@ -162,13 +192,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers a factory of typed arguments, in `main`:
@@ -195,9 +228,10 @@ extension Resolver {
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
+                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+        register(nil, name, RegistrationSite(fileID, line), .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
                  MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
@@ -211,9 +245,10 @@ extension Resolver {
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
+                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+        register(nil, name, RegistrationSite(fileID, line), .mainActorTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments, in `main`:
@@ -227,23 +262,25 @@ extension Resolver {
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
+                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
+        register(nil, name, RegistrationSite(fileID, line), .asyncTyped(factory), MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
-    /// The funnel every `register` calls: stores a new registration with
-    /// `factory` (of the typed argument list `arguments`, if any) and the
+    /// The funnel every `register` calls: stores a new registration made at
+    /// `site`, with `factory` (of the typed argument list `arguments`, if any) and the
     /// default scope in `container` (nil: `main`), under one lock pair. The
     /// registration it replaces is retired, and released after unlocking.
     @inlinable
-    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
+    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
                                   _ factory: ResolverRegistration<Service>.Factory,
                                   _ registeredOnMainActor: Bool, _ arguments: ArgumentList? = nil) -> ResolverOptions<Service> {
         let (registration, target, rc) = registry.write {
             let target = container ?? registry.main
             let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                                    registeredOnMainActor: registeredOnMainActor, arguments: arguments)
+                                                    registeredOnMainActor: registeredOnMainActor, arguments: arguments,
+                                                    site: site)
             return (registration, target, target.putLocked(registration))
         }
         if rc != 0 {
@@ -265,14 +302,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container, in this container: `register { r in ViewModel(api: r.resolve()) }`.
@@ -283,14 +323,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in this container: `register { _, args in Session(user: args()) }`.
@@ -301,14 +344,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory isolated to the main actor, in this container: `register { @MainActor in SettingsViewModel() }`.
@@ -316,13 +362,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the resolving container, in this container: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
@@ -330,13 +379,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the container and the resolve call's arguments, in this container: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
@@ -344,13 +396,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers an async factory, in this container: `register { await Store() }`.
@@ -358,13 +413,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the resolving container, in this container: `register { r in await Store(api: r.resolve()) }`.
@@ -372,13 +430,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the container and the resolve call's arguments, in this container: `register { _, args in await Store(path: args()) }`.
@@ -386,13 +447,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers a factory of typed arguments in this container (see the
@@ -405,9 +469,10 @@ extension Resolver.Registrar {
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
+                                                   fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+        Resolver.register(container, name, RegistrationSite(fileID, line), .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
                           MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
@@ -420,9 +485,10 @@ extension Resolver.Registrar {
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
+                                                   fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActorTyped(factory), MainActorCheck.isMainActor(isolation),
                           ArgumentList(first, repeat (each B).self))
     }
 
@@ -435,9 +501,10 @@ extension Resolver.Registrar {
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = nil,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
+                                                   fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
+        Resolver.register(container, name, RegistrationSite(fileID, line), .asyncTyped(factory), MainActorCheck.isMainActor(isolation),
                           ArgumentList(first, repeat (each B).self))
     }
 }

@@ -36,6 +36,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let argumentTypes: ObjectIdentifier?
     /// `factory.isolation`, kept for the paths that branch on it.
     @usableFromInline let isolation: FactoryIsolation
+    /// Where the `register` call that made it is (nil: made by hand).
+    @usableFromInline let site: RegistrationSite?
     /// Whether `register` was called on the main actor (`#isolation`): a
     /// plain factory written there may be isolated to it.
     let registeredOnMainActor: Bool
@@ -96,7 +98,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// A registration made by `register`.
     @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false,
-         arguments: ArgumentList? = nil) {
+         arguments: ArgumentList? = nil, site: RegistrationSite? = nil) {
+        self.site = site
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         key = Int(bitPattern: UInt(typeID))
         self.name = name
@@ -134,6 +137,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         argumentTypes = nil
         isolation = .none
         registeredOnMainActor = false
+        site = nil
         if key == Int(bitPattern: UInt(typeID)) {
             handMadeCacheName = nil
         } else {

@@ -3,6 +3,8 @@
 protocol RegistrationDescribing: AnyObject {
     /// "Type" or "Type:name".
     var keyDescription: String { get }
+    /// Where its `register` call is, if known.
+    var site: RegistrationSite? { get }
     /// The graph node of its key (without a scope).
     var graphNode: Resolver.Graph.Node { get }
     /// Whether its factory takes arguments (`verify()` skips it). The mutex
