@@ -57,6 +57,13 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Counts `update(factory:)` installs, so an update that raced another
     /// can tell and wrap the newer factory.
     private var factoryVersion: UInt64 = 0
+    /// Its contexts (`onTest`, `onArg`, …) that apply or may, if any.
+    var contexts: RegistrationContexts<Service>?
+    /// Whether it has an `onTest` (applied or not): strict tests do not
+    /// report it.
+    var hasTestContext = false
+    /// Whether `allowedInStrictTests()` marked it.
+    var isAllowedInStrictTests = false
 
     /// The container given to `init(resolver:key:name:factory:)`, where the
     /// options' `implements` registers (held weakly, as by the original).
@@ -206,6 +213,14 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// Installs `factory` as `update(factory:)` would, without a modifier:
+    /// a context's. The mutex must be held.
+    final func replaceFactoryLocked(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+        registry.assertLocked()
+        factoryVersion += 1
+        installFactoryLocked(factory)
     }
 
     /// Sets the scope (under the registry mutex); the old one, and the memo
