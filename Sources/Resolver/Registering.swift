@@ -283,6 +283,9 @@ extension Resolver {
                                                     site: site)
             return (registration, target, target.putLocked(registration))
         }
+        if StrictTest.isActiveAnywhere {
+            StrictTest.noteRegistered(registration)
+        }
         if rc != 0 {
             registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
         }
