@@ -220,6 +220,8 @@ extension Resolver {
     ///   - first: the type of the first argument.
     ///   - rest: the types of the others, if any.
     ///   - isolation: the caller's isolation (`#isolation`); leave it out (see the plain `register`).
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service from the resolving container and the arguments; returning
     ///     nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
