@@ -58,14 +58,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -82,14 +85,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -106,14 +112,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -130,14 +139,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by an async factory, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -154,14 +166,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -178,14 +193,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// The funnel every `register(into:)` calls: adds an element with
@@ -193,14 +211,14 @@ extension Resolver {
     /// `name` in `container` (nil: `main`), under one lock pair. The list
     /// registration it replaces is retired, and released after unlocking.
     @usableFromInline
-    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?,
+    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
                                          _ factory: ResolverRegistration<Element>.Factory,
                                          _ registeredOnMainActor: Bool) -> ResolverOptions<Element> {
         let (element, target, rc) = registry.write { () -> (ResolverRegistration<Element>, Resolver, Int32) in
             let target = container ?? registry.main
             let element = ResolverRegistration(name: registry.elementNameLocked(Element.self, list: name),
                                                scope: registry.defaultScope ?? .graph, factory: factory,
-                                               registeredOnMainActor: registeredOnMainActor)
+                                               registeredOnMainActor: registeredOnMainActor, site: site)
             return (element, target, target.addElementLocked(element, toList: name))
         }
         if rc != 0 {
@@ -225,14 +243,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -249,14 +270,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -273,14 +297,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -297,14 +324,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by an async factory, to this container's list of `[Element]`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -321,14 +351,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -345,13 +378,16 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = nil,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), MainActorCheck.isMainActor(isolation))
     }
 }

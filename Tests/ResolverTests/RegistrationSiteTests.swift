@@ -27,6 +27,16 @@ extension IndependentTests {
             #expect(typed.registration.registeredAt == "ResolverTests/RegistrationSiteTests.swift:\(typedLine)")
         }
 
+        @Test func aListElementKnowsTheFileAndLineOfItsRegisterCall() {
+            let container = Resolver()
+            let line = #line + 1
+            let element = container.register(into: [Boiler].self) { Boiler() }
+            #expect(element.registration.registeredAt == "ResolverTests/RegistrationSiteTests.swift:\(line)")
+            let namedLine = #line + 1
+            let named = container.register(into: [Boiler].self, name: "spare") { _ in Boiler() }
+            #expect(named.registration.registeredAt == "ResolverTests/RegistrationSiteTests.swift:\(namedLine)")
+        }
+
         @Test func anImplementsRegistrationGivesThePlaceOfTheOneItResolvesThrough() {
             let container = Resolver()
             let line = #line + 1
@@ -112,6 +122,7 @@ extension IndependentTests {
             ("typed-wrong-types", ["'TypedService' was registered at ResolverFailureProbe/main.swift:"]),
             ("wrong-argument-type", ["Registered at: Int (ResolverFailureProbe/main.swift:"]),
             ("async-cycle", ["Registered at: AsyncA (ResolverFailureProbe/main.swift:"]),
+            ("list-cycle", ["Plugin:[Plugin] #2 (ResolverFailureProbe/main.swift:"]),
         ])
         func stopsNameWhereTheRegistrationsWereMade(scenario: String, expected: [String]) throws {
             let run = try runProgram("ResolverFailureProbe", [scenario])

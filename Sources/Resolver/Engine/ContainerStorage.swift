@@ -64,6 +64,8 @@ extension Resolver {
         registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
         let (rc, replaced) = withRegistryKey(Service.self, registration.name) { key in
+            // Found (and retained) before the put: the value a put reports as
+            // replaced may be released by then (crg_table.h, crg_put).
             let replaced = storage.table.findLocked(key)?.object as? RegistrationDescribing
             return (storage.table.putLocked(key, stored), replaced)
         }

@@ -40,12 +40,17 @@ enum ProcessContext {
     /// The arguments the process was launched with (not the program's path).
     static let launchArguments: Set<String> = Set(CommandLine.arguments.dropFirst())
 
-    /// Whether a symbol of that name is loaded in the process.
+    /// Whether a symbol of that name is loaded in the process (in any image:
+    /// a test bundle that `xctest` or SwiftPM's testing helper loads too).
     private static func isLoaded(_ symbol: String) -> Bool {
+        #if canImport(Darwin)
+        return dlsym(RTLD_DEFAULT, symbol) != nil
+        #else
         guard let process = dlopen(nil, RTLD_NOW) else {
             return false
         }
         defer { dlclose(process) }
         return dlsym(process, symbol) != nil
+        #endif
     }
 }
