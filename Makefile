@@ -130,14 +130,21 @@ test-probes: deps
 # debug and release builds: `onDebug` applies in a debug build of the calling
 # module only; the argument and the preview variable win in both. (The tests
 # run the debug build in child processes for every context.)
-CONTEXT_PROBE = $(SWIFT) run -c $(1) ResolverContextProbe
+CONTEXT_OUT := .build/context-probe.out
+# $(call context-probe,CONFIGURATION,ENVIRONMENT,ARGUMENTS,EXPECTED LINE)
+define context-probe
+@env $(2) $(SWIFT) run -c $(1) ResolverContextProbe $(3) > $(CONTEXT_OUT) 2>&1 \
+	&& grep -qx "$(4)" $(CONTEXT_OUT) \
+	|| { cat $(CONTEXT_OUT); echo "error: ResolverContextProbe $(3) ($(1) build, $(2)) did not print '$(4)'" >&2; exit 1; }
+endef
 test-contexts: deps
 	@echo "==> Tests/Programs/ResolverContextProbe: contexts in a debug and a release build"
-	@$(call CONTEXT_PROBE,debug) all | tee /dev/stderr | grep -qx "resolved: debug"
-	@$(call CONTEXT_PROBE,release) all | tee /dev/stderr | grep -qx "resolved: live"
-	@$(call CONTEXT_PROBE,release) all -mock-api | grep -qx "resolved: argument"
-	@XCODE_RUNNING_FOR_PREVIEWS=1 $(call CONTEXT_PROBE,release) all | grep -qx "resolved: preview"
-	@$(call CONTEXT_PROBE,release) each | grep -qx "debug: live"
+	@mkdir -p .build
+	$(call context-probe,debug,,all,resolved: debug)
+	$(call context-probe,release,,all,resolved: live)
+	$(call context-probe,release,,all -mock-api,resolved: argument)
+	$(call context-probe,release,XCODE_RUNNING_FOR_PREVIEWS=1,all,resolved: preview)
+	$(call context-probe,release,,each,debug: live)
 	@echo "test-contexts OK"
 
 # The example app, and what it prints.
