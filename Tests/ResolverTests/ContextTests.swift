@@ -159,6 +159,21 @@ extension IndependentTests {
             #expect(blocks.count == 1)
         }
 
+        /// A list's element takes contexts as any registration does.
+        @Test func aListElementResolvesItsTestFactoryUnderTest() {
+            let container = Resolver()
+            container.register(into: [Clock].self) { NamedClock("live") as Clock }.onTest { NamedClock("test") as Clock }
+            container.register(into: [Clock].self) { NamedClock("second") as Clock }
+            #expect(container.resolve([Clock].self).map(\.name) == ["test", "second"])
+        }
+
+        /// A `@MainActor` registration's test factory is an ordinary one.
+        @Test @MainActor func aMainActorRegistrationResolvesItsTestFactory() {
+            let container = Resolver()
+            container.register { @MainActor in NamedClock("live") as Clock }.onTest { NamedClock("test") as Clock }
+            #expect(container.resolve(Clock.self).name == "test")
+        }
+
         @Test func aCachedContextInstanceIsKeptLikeAnyOther() {
             let container = Resolver()
             container.register { NamedClock("live") as Clock }.onTest { NamedClock("test") as Clock }.scope(.container)
