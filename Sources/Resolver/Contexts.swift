@@ -9,7 +9,7 @@
 //         .onDebug { VerboseAPI() as API }
 //
 // Whether the process is under test, runs for previews or is a debug build
-// is decided once (ProcessContext, and the caller's build for `onDebug`),
+// is decided once (ProcessContext),
 // when the modifier runs: a context that does not apply changes nothing, and
 // one that applies installs its factory as `update(factory:)` does, so a
 // registration without contexts resolves exactly as before. Launch arguments
@@ -37,6 +37,14 @@ public enum ResolverContext {
     /// (`XCODE_RUNNING_FOR_PREVIEWS=1`). Decided once.
     public static var isRunningForPreviews: Bool {
         ProcessContext.isRunningForPreviews
+    }
+
+    /// Whether this is a debug build, as `onDebug(_:)` decides it: `DEBUG`
+    /// defined where this package was compiled, which is the app's
+    /// configuration when SwiftPM or Xcode builds the package with the app
+    /// (Debug: true; Release, `swift build -c release`: false).
+    public static var isDebugBuild: Bool {
+        ProcessContext.isDebugBuild
     }
 
     /// Whether the process was launched with `argument` (an exact match of
@@ -101,9 +109,9 @@ enum RegistrationContext {
     case preview
     /// Under a test runner.
     case test
-    /// A debug build of the app: whether it is, as the caller's module was
-    /// compiled (`onDebug` is emitted into the app).
-    case debug(Bool)
+    /// A debug build (`DEBUG` defined where the library is compiled: the
+    /// app's configuration, which SwiftPM and Xcode build packages in).
+    case debug
 
     /// For the contexts decided once: whether it applies in this process,
     /// and its rank when several do (lower wins). nil for an argument.
@@ -112,7 +120,7 @@ enum RegistrationContext {
         case .argument: return nil
         case .preview: return .some(ProcessContext.isRunningForPreviews ? 0 : nil)
         case .test: return .some(ProcessContext.isRunningTests ? 1 : nil)
-        case .debug(let isDebug): return .some(isDebug ? 2 : nil)
+        case .debug: return .some(ProcessContext.isDebugBuild ? 2 : nil)
         }
     }
 }
@@ -294,33 +302,30 @@ extension ResolverOptions {
     /// In a debug build of the app, resolves with `factory` instead:
     /// `register { LiveAPI() as API }.onDebug { VerboseAPI() as API }`.
     ///
-    /// "Debug build" is the build of the module that calls `onDebug` (the
-    /// app's, not the library's): compiled without optimization (`-Onone`,
-    /// Xcode's Debug configuration, `swift build`'s default) it applies;
-    /// with `-O` (Release, `swift build -c release`) it does not. The
-    /// modifier is emitted into the calling module to see that.
-    @_alwaysEmitIntoClient
+    /// "Debug build" is a build with `DEBUG` defined where this package is
+    /// compiled (``ResolverContext/isDebugBuild``): SwiftPM and Xcode build a
+    /// package in the app's configuration, so Xcode's Debug configuration and
+    /// `swift build` apply, Release and `swift build -c release` do not. A
+    /// prebuilt binary of the library keeps the configuration it was built in.
     @discardableResult
     public func onDebug(_ factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        registration.addContext(.debug(_isDebugAssertConfiguration())) { _, _ in factory() }
+        registration.addContext(.debug) { _, _ in factory() }
         return self
     }
 
     /// In a debug build of the app, resolves with `factory`, given the
     /// container.
-    @_alwaysEmitIntoClient
     @discardableResult
     public func onDebug(_ factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        registration.addContext(.debug(_isDebugAssertConfiguration())) { resolver, _ in factory(resolver) }
+        registration.addContext(.debug) { resolver, _ in factory(resolver) }
         return self
     }
 
     /// In a debug build of the app, resolves with `factory`, given the
     /// container and the resolve call's arguments.
-    @_alwaysEmitIntoClient
     @discardableResult
     public func onDebug(_ factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        registration.addContext(.debug(_isDebugAssertConfiguration())) { resolver, args in
+        registration.addContext(.debug) { resolver, args in
             factory(resolver, Resolver.Args(args))
         }
         return self

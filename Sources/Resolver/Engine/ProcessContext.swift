@@ -37,6 +37,16 @@ enum ProcessContext {
         return String(cString: value) == "1"
     }()
 
+    /// Whether this package was compiled with `DEBUG` defined: SwiftPM's and
+    /// Xcode's Debug configuration, which builds packages as it builds the app.
+    static let isDebugBuild: Bool = {
+        #if DEBUG
+        return true
+        #else
+        return false
+        #endif
+    }()
+
     /// The arguments the process was launched with (not the program's path).
     static let launchArguments: Set<String> = Set(CommandLine.arguments.dropFirst())
 
