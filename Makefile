@@ -1,7 +1,7 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
 #   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
-#                 engine-boundary, build-warnings, test-swift, test-probes, test-example, docs
+#                 engine-boundary, build-warnings, test-swift, test-probes, test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
 #                 bench-async-instructions (a cached resolve, sync and resolveAsync),
@@ -33,7 +33,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -99,7 +99,7 @@ build-warnings: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
 # The whole test suite, as steps that each run alone too (make test-probes, ...).
-test: c-warnings engine-boundary build-warnings test-swift test-probes test-example docs
+test: c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs
 
 # The package's tests (Swift Testing), warnings as errors. Graphviz lets the DOT
 # test render what it draws.
@@ -125,6 +125,27 @@ test-probes: deps
 	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> $(DEFAULT_ISOLATION_ERR)
 	@grep -q "'SettingsViewModel' was registered from the main actor (MainActor)" $(DEFAULT_ISOLATION_ERR)
 	@test "$$(grep -c 'was registered from the main actor' $(DEFAULT_ISOLATION_ERR))" = 1
+
+# Contexts on a registration in a program (Tests/Programs/ResolverContextProbe),
+# debug and release builds: `onDebug` applies in a debug build of the calling
+# module only; the argument and the preview variable win in both. (The tests
+# run the debug build in child processes for every context.)
+CONTEXT_OUT := .build/context-probe.out
+# $(call context-probe,CONFIGURATION,ENVIRONMENT,ARGUMENTS,EXPECTED LINE)
+define context-probe
+@env $(2) $(SWIFT) run -c $(1) ResolverContextProbe $(3) > $(CONTEXT_OUT) 2>&1 \
+	&& grep -qx "$(4)" $(CONTEXT_OUT) \
+	|| { cat $(CONTEXT_OUT); echo "error: ResolverContextProbe $(3) ($(1) build, $(2)) did not print '$(4)'" >&2; exit 1; }
+endef
+test-contexts: deps
+	@echo "==> Tests/Programs/ResolverContextProbe: contexts in a debug and a release build"
+	@mkdir -p .build
+	$(call context-probe,debug,,all,resolved: debug)
+	$(call context-probe,release,,all,resolved: live)
+	$(call context-probe,release,,all -mock-api,resolved: argument)
+	$(call context-probe,release,XCODE_RUNNING_FOR_PREVIEWS=1,all,resolved: preview)
+	$(call context-probe,release,,each,debug: live)
+	@echo "test-contexts OK"
 
 # The example app, and what it prints.
 test-example: deps

@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(
             name: "ResolverTests",
             dependencies: ["Resolver", "ResolverTesting", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
-                           "ResolverOneThreadProbe"]
+                           "ResolverOneThreadProbe", "ResolverContextProbe"]
         ),
         // A program the tests run as a child process: it stops in each of
         // the ways a resolve can fail. (Tests/Swift5App, an app written
@@ -75,6 +75,14 @@ let package = Package(
             name: "ResolverFailureProbe",
             dependencies: ["Resolver", "CRegistry"],
             path: "Tests/Programs/ResolverFailureProbe"
+        ),
+        // Which context of a registration applies in a program (launch
+        // arguments, the preview variable, Xcode's test variables, debug and
+        // release builds); the tests and `make test-contexts` run it.
+        .executableTarget(
+            name: "ResolverContextProbe",
+            dependencies: ["Resolver"],
+            path: "Tests/Programs/ResolverContextProbe"
         ),
         // Async factories built once while every job of the global executor
         // runs on one thread (OneThreadExecutor: the runtime's executor

@@ -126,7 +126,7 @@ def library_module(label, library):
 
 
 DECL = re.compile(r'declref_expr (?:implicit )?type="(.*?)" location=(\S+?):(\d+):\d+ .*'
-                  r'decl="[^"]*\.(register|callAsFunction)\(([a-z_:]*)\)')
+                  r'decl="[^"]*\.(register|callAsFunction)\(([A-Za-z_:]*)\)')
 
 
 def selections(sources, module_flags, context_flags, source):

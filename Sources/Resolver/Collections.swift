@@ -58,14 +58,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -82,14 +85,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        registerElement(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -103,13 +109,19 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        registerElement(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -123,13 +135,19 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        registerElement(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -143,13 +161,19 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+        registerElement(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -163,13 +187,19 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        registerElement(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// The funnel every `register(into:)` calls: adds an element with
@@ -177,14 +207,14 @@ extension Resolver {
     /// `name` in `container` (nil: `main`), under one lock pair. The list
     /// registration it replaces is retired, and released after unlocking.
     @usableFromInline
-    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?,
+    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
                                          _ factory: ResolverRegistration<Element>.Factory,
                                          _ registeredOnMainActor: Bool) -> ResolverOptions<Element> {
         let (element, target, rc) = registry.write { () -> (ResolverRegistration<Element>, Resolver, Int32) in
             let target = container ?? registry.main
             let element = ResolverRegistration(name: registry.elementNameLocked(Element.self, list: name),
                                                scope: registry.defaultScope ?? .graph, factory: factory,
-                                               registeredOnMainActor: registeredOnMainActor)
+                                               registeredOnMainActor: registeredOnMainActor, site: site)
             return (element, target, target.addElementLocked(element, toList: name))
         }
         if rc != 0 {
@@ -209,14 +239,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -233,14 +266,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -254,13 +290,19 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -274,13 +316,19 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory, to this container's list of `[Element]`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -294,13 +342,19 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -314,12 +368,18 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
+    ///     registered from the main actor, the library says so if a synchronous resolve runs it
+    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
     /// - Returns: options for the element (its scope, `resolveProperties`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 }

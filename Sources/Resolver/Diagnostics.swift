@@ -54,7 +54,7 @@ extension Resolver {
         if !chain.isEmpty {
             lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
         }
-        return lines.joined(separator: "\n")
+        return lines.joined(separator: "\n") + chainPlaces
     }
 
     /// The names under which `type` is registered here and in the children

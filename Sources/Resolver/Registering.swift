@@ -30,6 +30,12 @@
 //   (five solver scopes per call; Benchmarks/README.md, make bench-typecheck),
 //   and the closure alone picks the overload either way
 //   (Benchmarks/Scripts/overloads.py).
+// - `fileID`, `line`: where the call is (`#fileID`, `#line`); leave them
+//   out. Kept in the registration (`ResolverRegistration.registeredAt`) for
+//   the messages that name it, `verify()`'s list of replaced registrations
+//   and strict tests. Magic literals as defaults are filled in by the caller
+//   with no type-checking of their own (unlike a macro such as `#isolation`):
+//   make bench-typecheck.
 // - `factory`: makes the service; returning nil counts as not registered.
 //   A `@MainActor` factory runs on the main actor only (elsewhere a
 //   synchronous resolve returns a cached instance or stops with a message;
@@ -46,14 +52,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container, in `main`: `register { r in ViewModel(api: r.resolve()) }`.
@@ -64,14 +73,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in `main`: `register { _, args in Session(user: args()) }`.
@@ -82,14 +94,17 @@ extension Resolver {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                          isolation: (any Actor)? = #isolation,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory isolated to the main actor, in `main`: `register { @MainActor in SettingsViewModel() }`.
@@ -97,13 +112,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the resolving container, in `main`: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
@@ -111,13 +129,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the container and the resolve call's arguments, in `main`: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
@@ -125,13 +146,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers an async factory, in `main`: `register { await Store() }`.
@@ -139,13 +163,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the resolving container, in `main`: `register { r in await Store(api: r.resolve()) }`.
@@ -153,13 +180,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the container and the resolve call's arguments, in `main`: `register { _, args in await Store(path: args()) }`.
@@ -167,13 +197,16 @@ extension Resolver {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                         fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        register(nil, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers a factory of typed arguments, in `main`:
@@ -192,6 +225,8 @@ extension Resolver {
     ///   - first: the type of the first argument.
     ///   - rest: the types of the others, if any.
     ///   - isolation: the caller's isolation (`#isolation`); leave it out (see the plain `register`).
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service from the resolving container and the arguments; returning
     ///     nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
@@ -200,9 +235,10 @@ extension Resolver {
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
                                                     isolation: (any Actor)? = #isolation,
+                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+        register(nil, name, RegistrationSite(fileID, line), .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
                  MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
@@ -215,9 +251,10 @@ extension Resolver {
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .mainActorTyped(factory), false, ArgumentList(first, repeat (each B).self))
+        register(nil, name, RegistrationSite(fileID, line), .mainActorTyped(factory), false, ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments, in `main`:
@@ -230,24 +267,29 @@ extension Resolver {
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, .asyncTyped(factory), false, ArgumentList(first, repeat (each B).self))
+        register(nil, name, RegistrationSite(fileID, line), .asyncTyped(factory), false, ArgumentList(first, repeat (each B).self))
     }
 
-    /// The funnel every `register` calls: stores a new registration with
-    /// `factory` (of the typed argument list `arguments`, if any) and the
+    /// The funnel every `register` calls: stores a new registration made at
+    /// `site`, with `factory` (of the typed argument list `arguments`, if any) and the
     /// default scope in `container` (nil: `main`), under one lock pair. The
     /// registration it replaces is retired, and released after unlocking.
     @inlinable
-    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?,
+    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
                                   _ factory: ResolverRegistration<Service>.Factory,
                                   _ registeredOnMainActor: Bool, _ arguments: ArgumentList? = nil) -> ResolverOptions<Service> {
         let (registration, target, rc) = registry.write {
             let target = container ?? registry.main
             let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                                    registeredOnMainActor: registeredOnMainActor, arguments: arguments)
+                                                    registeredOnMainActor: registeredOnMainActor, arguments: arguments,
+                                                    site: site)
             return (registration, target, target.putLocked(registration))
+        }
+        if StrictTest.isActiveAnywhere {
+            StrictTest.noteRegistered(registration)
         }
         if rc != 0 {
             registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
@@ -268,14 +310,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactory<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .plain(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container, in this container: `register { r in ViewModel(api: r.resolve()) }`.
@@ -286,14 +331,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in this container: `register { _, args in Session(user: args()) }`.
@@ -304,14 +352,17 @@ extension Resolver.Registrar {
     ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
     ///     registered from the main actor, the library says so if a synchronous resolve runs it
     ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                         isolation: (any Actor)? = #isolation,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .arguments(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory isolated to the main actor, in this container: `register { @MainActor in SettingsViewModel() }`.
@@ -319,13 +370,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActor<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the resolving container, in this container: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
@@ -333,13 +387,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers a main-actor factory that receives the container and the resolve call's arguments, in this container: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
@@ -347,13 +404,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers an async factory, in this container: `register { await Store() }`.
@@ -361,13 +421,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsync<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .async({ _, _ in await factory() }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the resolving container, in this container: `register { r in await Store(api: r.resolve()) }`.
@@ -375,13 +438,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
     /// Registers an async factory that receives the container and the resolve call's arguments, in this container: `register { _, args in await Store(path: args()) }`.
@@ -389,13 +455,16 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - type: the service type; inferred from the factory's result when omitted.
     ///   - name: register under this name; a named lookup never falls back to the unnamed one.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
+                                        fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncArgumentsN<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
     /// Registers a factory of typed arguments in this container (see the
@@ -408,9 +477,10 @@ extension Resolver.Registrar {
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
                                                    isolation: (any Actor)? = #isolation,
+                                                   fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+        Resolver.register(container, name, RegistrationSite(fileID, line), .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
                           MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
@@ -422,9 +492,10 @@ extension Resolver.Registrar {
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .mainActorTyped(factory), false,
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActorTyped(factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 
@@ -436,9 +507,10 @@ extension Resolver.Registrar {
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A.Type, _ rest: repeat (each B).Type,
+                                                   fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, .asyncTyped(factory), false,
+        Resolver.register(container, name, RegistrationSite(fileID, line), .asyncTyped(factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 }

@@ -44,6 +44,10 @@ public final class Resolver: @unchecked Sendable {
     /// The children, in the order added (their C containers are in `storage`).
     private(set) var children: [Resolver] = []
     var cacheScope: ResolverScope?
+    /// The registrations that replaced another here, for `verify()`
+    /// (`recordReplacementLocked`), and where each key's record is.
+    var replacements: [Verification.Replacement] = []
+    var replacementIndex: [ReplacementKey: Int] = [:]
 
     // MARK: - The app's containers
 

@@ -36,7 +36,7 @@ public struct ResolverOptions<Service> {
     @discardableResult
     public func implements<Protocol>(_ type: Protocol.Type, name: Resolver.Name? = .none) -> ResolverOptions<Service> {
         let registration = self.registration
-        let forwarding = Resolver.register(container, name, .anyArguments { (resolver: Resolver, args: Any?) -> Protocol? in
+        let forwarding = Resolver.register(container, name, registration.site, .anyArguments { (resolver: Resolver, args: Any?) -> Protocol? in
             guard let service = registration.resolve(resolver: resolver, args: args) else {
                 return nil
             }

@@ -36,6 +36,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let argumentTypes: ObjectIdentifier?
     /// `factory.isolation`, kept for the paths that branch on it.
     @usableFromInline let isolation: FactoryIsolation
+    /// Where the `register` call that made it is (nil: made by hand).
+    @usableFromInline let site: RegistrationSite?
     /// Whether `register` was called on the main actor (`#isolation`): a
     /// plain factory written there may be isolated to it.
     let registeredOnMainActor: Bool
@@ -55,6 +57,13 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Counts `update(factory:)` installs, so an update that raced another
     /// can tell and wrap the newer factory.
     private var factoryVersion: UInt64 = 0
+    /// Its contexts (`onTest`, `onArg`, …) that apply or may, if any.
+    var contexts: RegistrationContexts<Service>?
+    /// Whether it has an `onTest` (applied or not): strict tests do not
+    /// report it.
+    var hasTestContext = false
+    /// Whether `allowedInStrictTests()` marked it.
+    var isAllowedInStrictTests = false
 
     /// The container given to `init(resolver:key:name:factory:)`, where the
     /// options' `implements` registers (held weakly, as by the original).
@@ -96,7 +105,8 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// A registration made by `register`.
     @usableFromInline
     init(name: Resolver.Name?, scope: ResolverScope, factory: Factory, registeredOnMainActor: Bool = false,
-         arguments: ArgumentList? = nil) {
+         arguments: ArgumentList? = nil, site: RegistrationSite? = nil) {
+        self.site = site
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         key = Int(bitPattern: UInt(typeID))
         self.name = name
@@ -134,6 +144,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         argumentTypes = nil
         isolation = .none
         registeredOnMainActor = false
+        site = nil
         if key == Int(bitPattern: UInt(typeID)) {
             handMadeCacheName = nil
         } else {
@@ -202,6 +213,14 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// Installs `factory` as `update(factory:)` would, without a modifier:
+    /// a context's. The mutex must be held.
+    final func replaceFactoryLocked(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+        registry.assertLocked()
+        factoryVersion += 1
+        installFactoryLocked(factory)
     }
 
     /// Sets the scope (under the registry mutex); the old one, and the memo

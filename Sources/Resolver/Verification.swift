@@ -60,6 +60,12 @@ extension Resolver {
         public let skipped: [String]
         /// The dependency graph the resolves showed.
         public let graph: Graph
+        /// The registrations that replaced another for the same type and
+        /// name (in this container or its children), with both places: not
+        /// failures (a mock replaces the live service on purpose), but the
+        /// way to see that two modules register one service and the later
+        /// one wins.
+        public let replacements: [Replacement]
 
         /// True when no registration failed.
         public var isValid: Bool {
@@ -67,7 +73,8 @@ extension Resolver {
         }
 
         /// A summary line, then each failure with its message, then the
-        /// skipped registrations.
+        /// skipped registrations, then the registrations that replaced
+        /// another.
         public var description: String {
             var lines = ["Resolver.verify(): \(resolved.count) resolved, \(failures.count) failed, \(skipped.count) skipped."]
             for failure in failures {
@@ -75,6 +82,10 @@ extension Resolver {
             }
             if !skipped.isEmpty {
                 lines.append("Skipped (the factory takes arguments, or is @MainActor): \(skipped.joined(separator: ", ")).")
+            }
+            if !replacements.isEmpty {
+                lines.append("Replaced (not failures; the later registration is the one in use):")
+                lines += replacements.map { "    " + $0.description }
             }
             return lines.joined(separator: "\n")
         }

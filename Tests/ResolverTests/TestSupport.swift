@@ -150,11 +150,12 @@ struct ProgramTimedOut: Error, CustomStringConvertible {
 /// `arguments`, and returns its exit and its combined stdout and stderr.
 /// Throws if it has not finished within `timeout` seconds (it is killed), so a
 /// program that hangs fails the test instead of hanging it.
-func runProgram(_ name: String, _ arguments: [String] = [], timeout: Double = 60) throws -> ProgramRun {
+func runProgram(_ name: String, _ arguments: [String] = [], environment: [String: String] = [:],
+                timeout: Double = 60) throws -> ProgramRun {
     guard let executable = builtProgram(name) else {
         throw ProgramNotBuilt(name: name)
     }
-    return try run(executable, arguments, timeout: timeout)
+    return try run(executable, arguments, environment: environment, timeout: timeout)
 }
 
 /// Runs a tool found on the `PATH` (`readelf`, `otool`, ...), as `runProgram` does.
@@ -162,8 +163,10 @@ func runTool(_ name: String, _ arguments: [String], timeout: Double = 60) throws
     try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
 }
 
-/// Runs `executable` with `arguments`; see `runProgram`.
-func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> ProgramRun {
+/// Runs `executable` with `arguments`, and `environment` added to the
+/// tests' own; see `runProgram`.
+func run(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:],
+         timeout: Double) throws -> ProgramRun {
     let name = executable.lastPathComponent
     let process = Process()
     process.executableURL = executable
@@ -172,6 +175,7 @@ func run(_ executable: URL, _ arguments: [String], timeout: Double) throws -> Pr
     // add noise, and it can outlive the child holding the output pipe open.
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
+    environment.merge(extra) { _, added in added }
     process.environment = environment
     let pipe = Pipe()
     process.standardOutput = pipe

@@ -206,7 +206,8 @@ extension ResolverRegistration {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
         if parent.contains(ObjectIdentifier(self)) {
             let chain = parent.chain.drop { $0 != keyDescription } + [keyDescription]
-            resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
+            resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference."
+                            + registeredAtLine([self]),
                             kind: .cycle)
         }
         switch scope.kind.strategy {
@@ -229,11 +230,17 @@ extension ResolverRegistration {
     }
 
     /// Runs the async factory in a frame of its own, then what
-    /// `update(factory:)` installed (`resolveProperties` blocks), if any.
+    /// `update(factory:)` installed (`resolveProperties` blocks), if any;
+    /// or, where a context applies, only what is installed.
     nonisolated(nonsending)
     func runAsyncFactory(_ resolver: Resolver, _ args: Any?, _ parent: AsyncFrame) async -> Service? {
         guard case .async(let factory, _) = factory else {
             return nil
+        }
+        // A context's factory (onTest, onArg, …) replaces the async one.
+        let context = registry.withLock { contextAppliesLocked ? installedFactoryLocked : nil }
+        if let context {
+            return context(resolver, args)
         }
         let frame = AsyncFrame(registration: ObjectIdentifier(self), description: keyDescription, node: graphNode,
                                parent: parent, graph: parent.graph)

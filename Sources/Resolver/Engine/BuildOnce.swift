@@ -286,7 +286,8 @@ extension ResolverScope {
                         return .cycle
                     }
                     if let chain = flight.cycleLocked(closedBy: context) {
-                        return .failure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building.",
+                        return .failure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
+                                        + registeredAtLine([registration]),
                                         .cycle)
                     }
                     context.waitingFor = flight

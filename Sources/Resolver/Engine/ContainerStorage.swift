@@ -57,16 +57,23 @@ extension Resolver {
     }
 
     /// Stores `registration` under its key in this container's own table;
-    /// the one it replaces is retired. 0, or an error code (out of memory:
+    /// the one it replaces is retired, and recorded for `verify()`. 0, or an error code (out of memory:
     /// the table is unchanged). The mutex must be held.
     @usableFromInline
     func putLocked<Service>(_ registration: ResolverRegistration<Service>) -> Int32 {
         registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
-        let rc = withRegistryKey(Service.self, registration.name) { storage.table.putLocked($0, stored) }
+        let (rc, replaced) = withRegistryKey(Service.self, registration.name) { key in
+            // Found (and retained) before the put: the value a put reports as
+            // replaced may be released by then (crg_table.h, crg_put).
+            let replaced = storage.table.findLocked(key)?.object as? RegistrationDescribing
+            return (storage.table.putLocked(key, stored), replaced)
+        }
         if rc != 0 {
             // Never published; the caller holds the registration.
             stored.release()
+        } else if let replaced {
+            recordReplacementLocked(of: replaced, by: registration, typeID: registration.typeID, name: registration.name)
         }
         return rc
     }

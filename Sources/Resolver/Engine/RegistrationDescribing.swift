@@ -3,6 +3,11 @@
 protocol RegistrationDescribing: AnyObject {
     /// "Type" or "Type:name".
     var keyDescription: String { get }
+    /// Where its `register` call is, if known.
+    var site: RegistrationSite? { get }
+    /// Whether strict tests let it be used though the test did not make it.
+    /// The mutex must be held.
+    var isExemptInStrictTestsLocked: Bool { get }
     /// The graph node of its key (without a scope).
     var graphNode: Resolver.Graph.Node { get }
     /// Whether its factory takes arguments (`verify()` skips it). The mutex
@@ -28,6 +33,10 @@ protocol RegistrationDescribing: AnyObject {
 }
 
 extension RegistrationDescribing {
+    var isExemptInStrictTestsLocked: Bool {
+        false
+    }
+
     /// The graph node of its key, with its scope (takes the registry mutex).
     var scopedGraphNode: Resolver.Graph.Node {
         graphNode.with(scope: scopeLabel)

@@ -170,6 +170,12 @@ final class Registry: @unchecked Sendable {
         return insideRegistration
     }
 
+    /// Whether this thread is running `registerAllServices`.
+    var isRegisteringOnThisThread: Bool {
+        let me = ResolutionContext.existing
+        return me != nil && withLock { registrationRunner === me }
+    }
+
     /// `Resolver.reset()`: a new, empty `main` that is also `root`, the
     /// `.application`, `.cached` and `.shared` caches emptied, and a new
     /// registration generation (the gate closes before the new root is

@@ -267,12 +267,16 @@ extension Resolver {
     /// to take a detour (`Published.detours`): a `withRoot` call (a static
     /// resolve uses this task's root, if it has one), a verification (its
     /// threads resolve from its sandbox) or graph recording (the resolve is
-    /// recorded as an edge from the factory asking for it).
+    /// recorded as an edge from the factory asking for it), or a strict test
+    /// (`StrictTest.check`).
     @inlinable
     @inline(never)
     static func resolveWithDetour<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?, _ arguments: ArgumentsPointer,
                                                      _ path: Path.Type) -> Path.Result {
         let target = container ?? currentOverride()
+        if StrictTest.isActiveAnywhere {
+            StrictTest.check(key, in: target)
+        }
         GraphRecorder.recordResolve(of: Path.Service.self, key)
         return resolveDirectly(key, in: target, arguments, path)
     }

@@ -213,8 +213,18 @@ final class ResolutionContext: @unchecked Sendable {
         (0..<stackCount).map { describeEntry(stack[$0]) }
     }
 
+    /// The registrations on this thread's stack, outermost first, for the
+    /// places a message names (`registeredAtLine`).
+    var chainRegistrations: [RegistrationDescribing] {
+        (0..<stackCount).compactMap { describing(stack[$0]) }
+    }
+
+    private func describing(_ entry: UnsafeMutableRawPointer) -> RegistrationDescribing? {
+        Unmanaged<AnyObject>.fromOpaque(entry).takeUnretainedValue() as? RegistrationDescribing
+    }
+
     private func describeEntry(_ entry: UnsafeMutableRawPointer) -> String {
-        (Unmanaged<AnyObject>.fromOpaque(entry).takeUnretainedValue() as? RegistrationDescribing)?.keyDescription ?? "?"
+        describing(entry)?.keyDescription ?? "?"
     }
 
     @usableFromInline
@@ -222,7 +232,8 @@ final class ResolutionContext: @unchecked Sendable {
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
         let start = (0..<stackCount).first { stack[$0] == entry } ?? 0
         let chain = (start..<stackCount).map { describeEntry(stack[$0]) } + [describeEntry(entry)]
-        resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
+        let places = registeredAtLine((start..<stackCount).compactMap { describing(stack[$0]) })
+        resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference." + places,
                         kind: .cycle)
     }
 

@@ -92,7 +92,7 @@ extension ResolverRegistration {
 
     /// Stops: a call's argument list is not the registration's.
     static func argumentsMismatch(registered: Any.Type?, passed: Any.Type?, name: Resolver.Name?,
-                                  untyped: Bool) -> Never {
+                                  untyped: Bool, site: RegistrationSite? = nil) -> Never {
         let service = describe(Service.self, name)
         let call = "Resolver.resolve(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""), arguments: …)"
         let message: String
@@ -107,7 +107,8 @@ extension ResolverRegistration {
         case (nil, nil):
             message = "RESOLVER: '\(service)': the arguments passed are not the registration's."
         }
-        resolverFailure(message + chainSuffix, kind: .other)
+        let located = site.map { "\n'\(service)' was registered at \($0)." } ?? ""
+        resolverFailure(message + chainSuffix + located + chainPlaces, kind: .other)
     }
 
     /// The chain this thread is resolving, as a message's last sentence.
@@ -136,7 +137,7 @@ extension ResolverRegistration {
             return
         }
         argumentsMismatch(registered: registered?.types, passed: passed, name: registration.read { $0.name },
-                          untyped: !arguments.isNone && passed == nil)
+                          untyped: !arguments.isNone && passed == nil, site: registration.read { $0.site })
     }
 }
 
