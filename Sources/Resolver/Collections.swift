@@ -109,9 +109,6 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -135,9 +132,6 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -161,9 +155,6 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -187,9 +178,6 @@ extension Resolver {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -290,9 +278,6 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -316,9 +301,6 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -342,9 +324,6 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
@@ -368,9 +347,6 @@ extension Resolver.Registrar {
     /// - Parameters:
     ///   - list: the list's type, `[Element].self`.
     ///   - name: the list's name; elements added under a name make a list of their own.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
     ///   - fileID: where the call is (`#fileID`); leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the element; returning nil leaves it out of the list.
