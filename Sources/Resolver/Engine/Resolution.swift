@@ -446,9 +446,9 @@ extension ResolverRegistration {
         case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, given: given, section)
         case .newInstance:
-            return produce(registration, ResolutionContext.current, request, given: given, section)
+            return ResolutionContext.withCurrent { produce(registration, $0, request, given: given, section) }
         case .perResolution:
-            return produceInGraph(registration, ResolutionContext.current, request, given: given, section)
+            return ResolutionContext.withCurrent { produceInGraph(registration, $0, request, given: given, section) }
         case .containerCache, .delegate:
             return resolveThroughCustomScope(registration, scope, request, given: given)
         }
@@ -484,7 +484,10 @@ extension ResolverRegistration {
             let resolver = given ?? RootSnapshot.current(for: request.container, section).root
             return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
-        return Producer.forCallingThread(registration, section).produce(request, given: given, section)
+        // The registration owns its producers, and the read section keeps it.
+        return Producer.forCallingThread(registration, section).withGuaranteed {
+            $0.produce(request, given: given, section)
+        }
     }
 
     /// A caching scope without the instance: build it once (slow path, with

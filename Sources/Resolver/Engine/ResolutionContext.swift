@@ -94,6 +94,14 @@ final class ResolutionContext: @unchecked Sendable {
         Unmanaged<ResolutionContext>.fromOpaque(currentRaw).takeUnretainedValue()
     }
 
+    /// Runs `body` with the calling thread's context, without a reference
+    /// count: the thread's slot keeps it alive until the thread exits.
+    @inlinable
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
+        Unmanaged<ResolutionContext>.fromOpaque(currentRaw)._withUnsafeGuaranteedRef(body)
+    }
+
     /// The calling thread's context if it has one (none is made).
     static var existing: ResolutionContext? {
         crg_thread_object().map { Unmanaged<ResolutionContext>.fromOpaque($0).takeUnretainedValue() }
