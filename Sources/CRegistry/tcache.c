@@ -23,6 +23,10 @@ void crg_tcache_invalidate(void) {
     __atomic_add_fetch(&crg_internal_tcache_line.version, 2, __ATOMIC_SEQ_CST);
 }
 
+void crg_tcache_empty(void) {
+    memset(crg_internal_tcache.ways, 0, sizeof crg_internal_tcache.ways);
+}
+
 uint64_t crg_tcache_version(void) {
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
 }
