@@ -461,12 +461,14 @@ extension ResolverRegistration {
     static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
                                _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
-        if context.isResolving, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
+        if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
             return found
         }
         let service = produce(registration, context, request, given: given, section)
-        if context.isResolving, let service {
-            context.rememberGraphInstance(service, of: registration, typeID: typeID)
+        // Not `if let`: binding the instance copies it, a retain and release
+        // around the one retain the graph's entry takes.
+        if context.isResolving && service != nil {
+            context.rememberGraphInstance(service.unsafelyUnwrapped, of: registration, typeID: typeID)
         }
         return service
     }

@@ -127,6 +127,13 @@ final class ResolutionContext: @unchecked Sendable {
         stackCount > 0
     }
 
+    /// Whether this resolution has made graph-scope instances yet (a
+    /// resolution's first ones need no search).
+    @inlinable
+    var hasGraphInstances: Bool {
+        !graph.isEmpty
+    }
+
     /// Pushes the registration at `entry`, stopping the program if it is
     /// already running on this thread without arguments (a cycle) or the
     /// resolution has become runaway deep.
