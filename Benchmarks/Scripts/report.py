@@ -14,7 +14,7 @@ TABLE_IMPLS = ["CRegistry", "CRegistry+section", "Dictionary<Key>", "Dictionary<
 SIZES = [16, 1_000, 100_000, 1_000_000]
 RESOLVER_IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
 SCENARIOS = {"singleton": "singleton (.application)", "named": "named singleton", "transient": "transient",
-             "transient-1000": "transient, 1,000 others", "graph": "graph A(B(C),C)", "argument": "one argument", "typed-argument": "one typed argument (.unique)",
+             "transient-1000": "transient, 1,000 others", "default-scope": "default scope, no dependencies", "graph": "graph A(B(C),C)", "argument": "one argument", "typed-argument": "one typed argument (.unique)",
              "lazy-read": "@LazyInjected read", "register": "register", "mutex": "recursive mutex pair"}
 # scenario: (measured against: an implementation in the same row, or "ours, <scenario>"; the most ours may be)
 TARGETS = {"singleton": ("floor", 2.0), "named": ("ours, singleton", 1.15), "transient": ("floor", 1.3),

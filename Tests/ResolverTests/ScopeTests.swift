@@ -67,6 +67,28 @@ extension IndependentTests {
             #expect(two.x !== two.y)
         }
 
+        /// The graph is keyed by type and name, not by registration: a
+        /// factory that resolves one key from two containers (each with a
+        /// registration of its own) gets one instance within a resolution;
+        /// another name of the same type stays apart.
+        @Test func graphSharesAKeyAcrossRegistrations() {
+            final class Three { let own: Leaf; let other: Leaf; let otherName: Leaf
+                init(own: Leaf, other: Leaf, otherName: Leaf) { self.own = own; self.other = other; self.otherName = otherName } }
+            let main = Resolver()
+            let other = Resolver()
+            main.register(name: "x") { Leaf() }
+            other.register(name: "x") { Leaf() }
+            other.register(name: "y") { Leaf() }
+            main.register { _ in
+                Three(own: main.resolve(name: "x"), other: other.resolve(name: "x"), otherName: other.resolve(name: "y"))
+            }
+            let three: Three = main.resolve()
+            #expect(three.own === three.other)
+            #expect(three.otherName !== three.own)
+            let again: Three = main.resolve()
+            #expect(again.own !== three.own, "a new resolution makes new instances")
+        }
+
         @Test func uniqueAlwaysMakesANewInstance() {
             final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
             let resolver = Resolver()

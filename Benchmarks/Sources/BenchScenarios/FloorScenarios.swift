@@ -18,7 +18,7 @@ import Musl
 func floorOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     switch scenario {
     case .singleton, .named: return FloorKeptInstance()
-    case .transient, .transient1000: return FloorConstruct()
+    case .transient, .transient1000, .defaultScope: return FloorConstruct()
     case .graph: return FloorGraph()
     case .argument, .typedArgument: return FloorArgument()
     case .mutex: return FloorRecursiveMutex()

@@ -11,6 +11,7 @@ func oursOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .named: return OursNamed()
     case .transient: return OursTransient(othersRegistered: false)
     case .transient1000: return OursTransient(othersRegistered: true)
+    case .defaultScope: return OursDefaultScope()
     case .graph: return OursGraph()
     case .argument: return OursArgument()
     case .typedArgument: return OursTypedArgument()
@@ -65,6 +66,18 @@ final class OursTransient: BenchOperation, @unchecked Sendable {
             forEachGeneratedService(OursRegistrar(resolver: resolver))
         }
         resolver.register { Plain() }.scope(.unique)
+    }
+
+    func run() { sink(resolver.resolve(Plain.self)) }
+}
+
+/// `register { Plain() }` without `.scope(...)`: Resolver's default scope,
+/// `.graph`, with nothing else in the resolution.
+final class OursDefaultScope: BenchOperation, @unchecked Sendable {
+    let resolver = Resolver()
+
+    init() {
+        resolver.register { Plain() }
     }
 
     func run() { sink(resolver.resolve(Plain.self)) }

@@ -25,6 +25,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     case named = "named"
     case transient = "transient"
     case transient1000 = "transient-1000"
+    case defaultScope = "default-scope"
     case graph = "graph"
     case argument = "argument"
     case typedArgument = "typed-argument"
@@ -39,6 +40,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .named: return "named `.application` singleton resolve"
         case .transient: return "transient resolve (`.unique` / Swinject `.transient`)"
         case .transient1000: return "transient resolve with 1,000 other services registered"
+        case .defaultScope: return "resolve of a service without dependencies in the default scope (`.graph`)"
         case .graph: return "graph A(B(C), C), default scopes: 3 objects, C shared"
         case .argument: return "resolve with one Int argument"
         case .typedArgument: return "`.unique` resolve with one typed Int argument (Swinject: its typed argument)"
@@ -54,6 +56,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .register: return [.ours, .swinject, .baseline]
         case .lazyRead: return [.ours]
         case .typedArgument: return [.ours, .swinject, .floor]
+        case .defaultScope: return [.ours, .floor]
         case .mutex: return [.floor]
         default: return ResolverImpl.allCases
         }

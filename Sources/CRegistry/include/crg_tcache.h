@@ -5,8 +5,8 @@
  * A resolve of a cached `.application`/`.cached` service otherwise finds the
  * registration in its container's table, its scope, and the entry in the
  * scope's table. This cache answers the same question with one probe of a
- * small direct-mapped array that only the calling thread touches, validated
- * by one process-wide version word:
+ * small two-way set-associative array that only the calling thread touches,
+ * validated by one process-wide version word:
  *
  * - The version is odd while a write is in progress and even otherwise. A
  *   mutex marked with crg_mutex_set_versioned (the registry's) adds 1 when a
@@ -29,6 +29,15 @@
  * Names are identified by the address of their key bytes and their hash
  * (nil and 0 for no name): a name with other bytes misses, it is never
  * mistaken for another.
+ *
+ * Placement: a key's set (crg_tcache_set_index) holds two entries, the one
+ * filled last in way 0. A fill of the key in way 0 replaces its value; any
+ * other fill moves way 0 to way 1 (dropping what way 1 held, or the key's
+ * own older entry there) and takes way 0. So any two keys that share a set
+ * are both kept, a third evicts the one filled least recently, and the keys
+ * one resolution alternates between (a graph's few types) never evict each
+ * other, whatever addresses their types and containers have. Probes write
+ * nothing.
  */
 #ifndef CRG_TCACHE_H
 #define CRG_TCACHE_H
@@ -38,7 +47,7 @@
 
 CRG_EXTERN_C_BEGIN
 
-enum { CRG_TCACHE_SLOTS = 64 };
+enum { CRG_TCACHE_SETS = 32, CRG_TCACHE_WAYS = 2, CRG_TCACHE_SLOTS = CRG_TCACHE_SETS * CRG_TCACHE_WAYS };
 
 typedef struct crg_tcache_entry {
     const void *CRG_NULLABLE container;
@@ -53,7 +62,9 @@ typedef struct crg_tcache {
     uint64_t version;
     /* The version the latest probe read (crg_tcache_fill compares it). */
     uint64_t probe_version;
-    crg_tcache_entry entries[CRG_TCACHE_SLOTS];
+    /* Set i is ways[0][i] (filled last) and ways[1][i]: a way's entries lie
+     * together, so way 1 of a set is way 0's address plus a constant. */
+    crg_tcache_entry ways[CRG_TCACHE_WAYS][CRG_TCACHE_SETS];
 } crg_tcache;
 
 /** Private: the calling thread's cache. */
@@ -67,11 +78,23 @@ extern crg_tcache_version_line crg_internal_tcache_line;
 /** Private: empties the calling thread's cache and makes it valid for `version`. */
 void crg_tcache_reset(crg_tcache *CRG_NONNULL cache, uint64_t version);
 
-/** Private: the slot of a key. */
-static inline CRG_ALWAYS_INLINE unsigned crg_tcache_slot(const void *CRG_NULLABLE container, uint64_t type,
-                                                         uint64_t name_hash) {
+/**
+ * The set of a key, 0 ..< CRG_TCACHE_SETS (exposed for the tests, which make
+ * keys that share a set). The container and type are addresses (their low
+ * bits are alignment), the name hash is already a hash: the three are mixed
+ * by one multiplication (Fibonacci hashing) and the set is the top bits.
+ */
+static inline CRG_ALWAYS_INLINE unsigned crg_tcache_set_index(const void *CRG_NULLABLE container, uint64_t type,
+                                                              uint64_t name_hash) {
     uint64_t mixed = ((uint64_t)(uintptr_t)container ^ (type >> 3) ^ name_hash) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(mixed >> 58);
+    return (unsigned)(mixed >> 59);
+}
+
+/** Private: whether `entry` holds the key. */
+static inline CRG_ALWAYS_INLINE bool crg_tcache_entry_is(const crg_tcache_entry *CRG_NONNULL entry,
+                                                         const void *CRG_NULLABLE container, uint64_t type,
+                                                         const void *CRG_NULLABLE name, uint64_t name_hash) {
+    return entry->container == container && entry->type == type && entry->name == name && entry->name_hash == name_hash;
 }
 
 /**
@@ -88,17 +111,28 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
         crg_tcache_reset(cache, version);
         return NULL;
     }
-    crg_tcache_entry *entry = &cache->entries[crg_tcache_slot(container, type, name_hash)];
-    if (entry->container == container && entry->type == type && entry->name == name && entry->name_hash == name_hash) {
-        return entry->value;
+    unsigned set = crg_tcache_set_index(container, type, name_hash);
+    /* One entry pointer, moved to way 1 on a miss in way 0: a hit in way 0
+     * costs what one direct-mapped probe does. (The empty asm keeps the
+     * compiler from merging the two ways' loads of `value` into one indexed
+     * load whose offset it must first select: two more instructions on
+     * every hit.) */
+    crg_tcache_entry *entry = &cache->ways[0][set];
+    if (CRG_UNLIKELY(!crg_tcache_entry_is(entry, container, type, name, name_hash))) {
+        entry = &cache->ways[1][set];
+        __asm__("" : "+r"(entry));
+        if (!crg_tcache_entry_is(entry, container, type, name, name_hash)) {
+            return NULL;
+        }
     }
-    return NULL;
+    return entry->value;
 }
 
 /**
  * Remembers `value`, which a lookup for the key found in a caching scope's
  * table after the latest crg_tcache_find on this thread, unless a write began
- * since that probe. Call inside the same read section as the lookup.
+ * since that probe (placement: see above). Call inside the same read section
+ * as the lookup.
  */
 static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE container, uint64_t type,
                                                      const void *CRG_NULLABLE name, uint64_t name_hash,
@@ -110,12 +144,20 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
     if (version != cache->probe_version || version != cache->version || (version & 1) != 0) {
         return;
     }
-    crg_tcache_entry *entry = &cache->entries[crg_tcache_slot(container, type, name_hash)];
-    entry->container = container;
-    entry->type = type;
-    entry->name = name;
-    entry->name_hash = name_hash;
-    entry->value = value;
+    unsigned set = crg_tcache_set_index(container, type, name_hash);
+    crg_tcache_entry *first = &cache->ways[0][set];
+    if (crg_tcache_entry_is(first, container, type, name, name_hash)) {
+        first->value = value;
+        return;
+    }
+    /* Way 1 may hold the key (a registration found earlier, now its
+     * instance): it is overwritten by way 0, the key goes to way 0. */
+    cache->ways[1][set] = *first;
+    first->container = container;
+    first->type = type;
+    first->name = name;
+    first->name_hash = name_hash;
+    first->value = value;
 }
 
 /**
@@ -147,6 +189,9 @@ void crg_mutex_set_versioned(crg_mutex *CRG_NONNULL m);
 
 /** The current version (tests). */
 uint64_t crg_tcache_version(void);
+
+/** Empties the calling thread's cache, whatever the version (tests). */
+void crg_tcache_empty(void);
 
 CRG_EXTERN_C_END
 

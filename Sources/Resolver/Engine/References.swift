@@ -53,6 +53,16 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
         return body(object)
     }
 
+    /// Runs `body` with the object as a guaranteed reference: unlike `read`,
+    /// calls on it in `body` (a class's overridden method) take no reference
+    /// count either. The caller states what keeps the object alive for the
+    /// whole call (a read section, or an owner that cannot let go meanwhile).
+    @inlinable
+    @inline(__always)
+    func withGuaranteed<Result>(_ body: (Object) -> Result) -> Result {
+        Unmanaged<Object>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
+    }
+
     /// A strong reference to the object (a reference count, for the slow
     /// paths that hand the object to user code or keep it).
     @inlinable

@@ -298,11 +298,11 @@ extension ResolverRegistration {
         @inlinable
         @inline(__always)
         static func forCallingThread(_ registration: UnownedReference<ResolverRegistration>,
-                                     _ section: borrowing ReadSection) -> Producer {
+                                     _ section: borrowing ReadSection) -> UnownedReference<Producer> {
             let slot = min(EngineThread.index, producerSlots)
             if let slots = registration.read({ $0.fields.producers }).load(),
                let producer = slots.reference(slot, to: Producer.self).load() {
-                return producer.object
+                return producer
             }
             return make(registration, slot)
         }
@@ -312,11 +312,10 @@ extension ResolverRegistration {
         /// winner's.
         @usableFromInline
         @inline(never)
-        static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> Producer {
+        static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> UnownedReference<Producer> {
             let registration = registration.object
             let slots = registration.fields.producers.publishOnce(AtomicCells(count: producerSlots + 1))
-            let producer = slots.reference(slot, to: Producer.self).publishOnce(.retaining(Producer.make(for: registration)))
-            return producer.object
+            return slots.reference(slot, to: Producer.self).publishOnce(.retaining(Producer.make(for: registration)))
         }
     }
 }

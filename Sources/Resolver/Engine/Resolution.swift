@@ -85,8 +85,8 @@ enum SynchronousPath<Service>: ResolvePath {
     static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
                          through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
                          given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        let service = ResolverRegistration<Service>.resolveUncached(registration, through: scope, request,
-                                                                     given: given, section)
+        let service = ResolverRegistration<Service>.resolveUncachedInline(registration, through: scope, request,
+                                                                           given: given, section)
         // The decorator field first: binding `service` copies it (a retain).
         if let decorate = Published.decorate.load(), let service {
             DecorateBox.call(decorate, with: service)
@@ -446,13 +446,25 @@ extension ResolverRegistration {
     static func resolveUncached(_ registration: UnownedReference<ResolverRegistration>,
                                 through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
                                 given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+        resolveUncachedInline(registration, through: scope, request, given: given, section)
+    }
+
+    /// `resolveUncached`, inlined where a synchronous resolve has missed
+    /// the thread's cache and the scope's (`SynchronousPath.uncached`, itself
+    /// out of line in `resolveMissed`): the instance a resolve builds costs
+    /// one call fewer.
+    @inlinable
+    @inline(__always)
+    static func resolveUncachedInline(_ registration: UnownedReference<ResolverRegistration>,
+                                      through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                                      given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         switch scope.read({ $0.kind.strategy }) {
         case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, given: given, section)
         case .newInstance:
-            return produce(registration, ResolutionContext.current, request, given: given, section)
+            return ResolutionContext.withCurrent { produce(registration, $0, request, given: given, section) }
         case .perResolution:
-            return produceInGraph(registration, ResolutionContext.current, request, given: given, section)
+            return ResolutionContext.withCurrent { produceInGraph(registration, $0, request, given: given, section) }
         case .containerCache, .delegate:
             return resolveThroughCustomScope(registration, scope, request, given: given)
         }
@@ -465,12 +477,14 @@ extension ResolverRegistration {
     static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
                                _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
-        if context.isResolving, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
+        if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
             return found
         }
         let service = produce(registration, context, request, given: given, section)
-        if context.isResolving, let service {
-            context.rememberGraphInstance(service, of: registration, typeID: typeID)
+        // Not `if let`: binding the instance copies it, a retain and release
+        // around the one retain the graph's entry takes.
+        if context.isResolving && service != nil {
+            context.rememberGraphInstance(service.unsafelyUnwrapped, of: registration, typeID: typeID)
         }
         return service
     }
@@ -488,7 +502,10 @@ extension ResolverRegistration {
             let resolver = given ?? RootSnapshot.current(for: request.container, section).root
             return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
-        return Producer.forCallingThread(registration, section).produce(request, given: given, section)
+        // The registration owns its producers, and the read section keeps it.
+        return Producer.forCallingThread(registration, section).withGuaranteed {
+            $0.produce(request, given: given, section)
+        }
     }
 
     /// A caching scope without the instance: build it once (slow path, with

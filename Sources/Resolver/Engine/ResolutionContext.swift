@@ -94,6 +94,14 @@ final class ResolutionContext: @unchecked Sendable {
         Unmanaged<ResolutionContext>.fromOpaque(currentRaw).takeUnretainedValue()
     }
 
+    /// Runs `body` with the calling thread's context, without a reference
+    /// count: the thread's slot keeps it alive until the thread exits.
+    @inlinable
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
+        Unmanaged<ResolutionContext>.fromOpaque(currentRaw)._withUnsafeGuaranteedRef(body)
+    }
+
     /// The calling thread's context if it has one (none is made).
     static var existing: ResolutionContext? {
         crg_thread_object().map { Unmanaged<ResolutionContext>.fromOpaque($0).takeUnretainedValue() }
@@ -117,6 +125,13 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     var isResolving: Bool {
         stackCount > 0
+    }
+
+    /// Whether this resolution has made graph-scope instances yet (a
+    /// resolution's first ones need no search).
+    @inlinable
+    var hasGraphInstances: Bool {
+        !graph.isEmpty
     }
 
     /// Pushes the registration at `entry`, stopping the program if it is
@@ -184,12 +199,15 @@ final class ResolutionContext: @unchecked Sendable {
     }
 
     /// The graph instance made in this resolution for the key of
-    /// `registration` (type `typeID`, and its name).
+    /// `registration` (type `typeID`, and its name): made by the same
+    /// registration (one compare), or by another of the same key (one in a
+    /// parent, say), whose name is then compared.
     @inlinable
     func graphInstance<Service>(of registration: UnownedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
         for index in graph.indices where graph[index].typeID == typeID {
-            if graph[index].name == registration.read({ $0.name }) {
+            let made = graph[index].registration
+            if made == registration.opaque || GraphEntry.sameName(made, registration) {
                 return ValueStorage.value(in: UnownedReference(opaque: graph[index].object.toOpaque()), as: Service.self)
             }
         }
@@ -205,7 +223,7 @@ final class ResolutionContext: @unchecked Sendable {
         guard let object = ValueStorage.retainedGraphObject(for: service) else {
             return
         }
-        graph.append(GraphEntry(typeID: typeID, name: registration.read { $0.name }, object: object))
+        graph.append(GraphEntry(typeID: typeID, registration: registration.opaque, object: object))
     }
 
     /// The services on this thread's stack, outermost first, for messages.
@@ -246,19 +264,34 @@ final class ResolutionContext: @unchecked Sendable {
     }
 }
 
-/// One graph-scope instance: the key it was made for and the object, owned
-/// by the entry (released when the resolution ends).
+/// One graph-scope instance: the key it was made for (its type, and the
+/// registration that made it, whose name completes the key) and the object,
+/// owned by the entry (released when the resolution ends).
+///
+/// The registration is not owned: it was found inside the read section of
+/// the outermost resolve, which lasts until the resolution ends, so it
+/// stays alive while the entry does. (Copying its name instead would
+/// retain and release the name's storage for every entry.)
 @usableFromInline
 struct GraphEntry {
     @usableFromInline let typeID: UInt64
-    @usableFromInline let name: Resolver.Name?
+    @usableFromInline let registration: UnsafeMutableRawPointer
     @usableFromInline let object: Unmanaged<AnyObject>
 
     @inlinable
-    init(typeID: UInt64, name: Resolver.Name?, object: Unmanaged<AnyObject>) {
+    init(typeID: UInt64, registration: UnsafeMutableRawPointer, object: Unmanaged<AnyObject>) {
         self.typeID = typeID
-        self.name = name
+        self.registration = registration
         self.object = object
+    }
+
+    /// Whether `made`, a registration of the same type as `registration`
+    /// (the entries' type IDs are equal), has the same name.
+    @usableFromInline
+    @inline(never)
+    static func sameName<Service>(_ made: UnsafeMutableRawPointer,
+                                  _ registration: UnownedReference<ResolverRegistration<Service>>) -> Bool {
+        UnownedReference<ResolverRegistration<Service>>(opaque: made).read { $0.name } == registration.read { $0.name }
     }
 }
 
