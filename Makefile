@@ -127,8 +127,8 @@ test-probes: deps
 	@test "$$(grep -c 'was registered from the main actor' $(DEFAULT_ISOLATION_ERR))" = 1
 
 # Contexts on a registration in a program (Tests/Programs/ResolverContextProbe),
-# debug and release builds: `onDebug` applies in a debug build of the calling
-# module only; the argument and the preview variable win in both. (The tests
+# debug and release builds: `onDebug` applies in a debug build (DEBUG defined
+# where the package is compiled, as SwiftPM builds it with the program); the argument and the preview variable win in both. (The tests
 # run the debug build in child processes for every context.)
 CONTEXT_OUT := .build/context-probe.out
 # $(call context-probe,CONFIGURATION,ENVIRONMENT,ARGUMENTS,EXPECTED LINE)

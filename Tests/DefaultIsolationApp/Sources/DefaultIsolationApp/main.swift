@@ -12,6 +12,7 @@ final class SettingsViewModel {
 }
 protocol Greeting { var text: String { get } }
 struct Hello: Greeting { let text = "hello" }
+struct Mock: Greeting { let text = "mock" }
 final class Clock: Sendable { nonisolated init() {} }
 actor Store { init() async {} }
 
@@ -29,6 +30,12 @@ extension Resolver: @retroactive ResolverRegistering {
         register(name: "typed", arguments: Int.self) { _, _ in await Store() }
         register(into: [Greeting].self) { Hello() }
         register(into: [Greeting].self) { r in r.resolve(Greeting.self) }.scope(.application)
+        register(name: "contexts") { Hello() as Greeting }
+            .onTest { Hello() as Greeting }
+            .onPreview { _ in Hello() as Greeting }
+            .onArg("-greet-mock") { _, _ in Mock() as Greeting }
+            .onDebug { Hello() as Greeting }
+            .allowedInStrictTests()
     }
 }
 
@@ -54,6 +61,15 @@ check(Resolver.optional(Clock.self, name: "typed", arguments: 3) != nil, "a @Mai
 let typedStore = await Resolver.resolveAsync(Store.self, name: "typed", arguments: 4)
 check(typedStore !== (await Resolver.resolveAsync(Store.self, name: "typed", arguments: 4)), "an async factory of typed arguments")
 check(Resolver.resolve([Greeting].self).map(\.text) == ["hello", "hello"], "a list of elements added with register(into:)")
+let greeted = ResolverContext.withLaunchArguments(adding: ["-greet-mock"]) {
+    Resolver.resolve(Greeting.self, name: "contexts").text
+}
+check(greeted == "mock", "onArg, with the argument added for this task")
+let greetedAsync = await ResolverContext.withLaunchArguments(adding: ["-greet-mock"]) {
+    await Resolver.resolveAsync(Greeting.self, name: "contexts").text
+}
+check(greetedAsync == "mock", "onArg, with the argument added for this task (async)")
+check(Resolver.resolve(Greeting.self, name: "contexts").text == "hello", "onArg, without the argument")
 let clock: Clock = Resolver.resolve()
 let clockAsync = await Task.detached { await Resolver.resolveAsync(Clock.self) }.value
 check(clock === clockAsync, "a @MainActor registration, cached, from another task")
