@@ -3,8 +3,8 @@
 #   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
 #                 engine-boundary, build-warnings, test-swift, test-probes, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
-#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
-#                 bench-async-instructions (a cached resolve, sync and resolveAsync),
+#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-scaling-runs, bench-smoke,
+#                 bench-instructions, bench-async-instructions (a cached resolve, sync and resolveAsync),
 #                 bench-typecheck (the compiler's time on 200 registrations)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
@@ -33,7 +33,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -291,6 +291,33 @@ SCALING_SCENARIOS := (singleton|named|transient|graph|lazy-read)(/threads:[0-9]+
 bench-scaling: deps bench-deps
 	@echo "==> make bench-scaling: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
 	BASE=$(BASE) BENCH_SCENARIOS='$(SCALING_SCENARIOS)' bash Benchmarks/Scripts/bench.sh --target Resolvers $(BENCH_ARGS)
+
+# README's "two threads resolve twice as much as one", checked as a user would:
+# Benchmarks/Sources/ScalingRuns (the public API only; fresh threads for every
+# measurement) RUNS times, each run a process of its own, and a table of the gains
+# at 2 threads with the verdict "every run >= 0.9x the construct floor's gain".
+# SCALING_ORDER=unique,construct,... chooses the scenarios' order (default: the
+# cached singleton first); BASE=<commit> builds the program against the library at
+# that commit instead (extracted with git archive into Benchmarks/.build-scaling-base).
+RUNS ?= 20
+SCALING_ORDER ?=
+SCALING_BUILD = $(SWIFT) build -c release --package-path Benchmarks --product ScalingRuns
+bench-scaling-runs: deps
+	@echo "==> make bench-scaling-runs: $(RUNS) runs of ScalingRuns$(if $(BASE), against the library at $(BASE),), one process each"
+	@echo "==> load average now: $$(cut -d' ' -f1-3 /proc/loadavg) (the 2-thread figures need both cores free)"
+	@if [ -n "$(BASE)" ]; then \
+		sha=$$(git rev-parse --short "$(BASE)^{commit}") && tree=Benchmarks/.build-scaling-base/library && \
+		rm -rf "$$tree" && mkdir -p "$$tree" && git archive "$$sha" | tar -x -C "$$tree" && \
+		RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base >/dev/null && \
+		binary="$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base --show-bin-path)/ScalingRuns" && \
+		python3 Benchmarks/Scripts/scaling_runs.py "$$binary" --runs $(RUNS) --label "library at $$sha" \
+			$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),); \
+	else \
+		$(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling >/dev/null && \
+		binary="$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns" && \
+		python3 Benchmarks/Scripts/scaling_runs.py "$$binary" --runs $(RUNS) --label "this checkout ($$(git rev-parse --short HEAD))" \
+			$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),); \
+	fi
 
 # CI's check that the benchmark package builds against the library and the whole
 # pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):
