@@ -296,28 +296,28 @@ bench-scaling: deps bench-deps
 # Benchmarks/Sources/ScalingRuns (the public API only; fresh threads for every
 # measurement) RUNS times, each run a process of its own, and a table of the gains
 # at 2 threads with the verdict "every run >= 0.9x the construct floor's gain".
-# SCALING_ORDER=unique,construct,... chooses the scenarios' order (default: the
-# cached singleton first); BASE=<commit> builds the program against the library at
-# that commit instead (extracted with git archive into Benchmarks/.build-scaling-base).
+# Before each run it waits (up to 10 minutes) for the CPUs to be idle and no
+# compiler, linker or valgrind to run. SCALING_ORDER=unique,construct,... chooses
+# the scenarios' order (default: the cached singleton first). BASE=<commit> also
+# builds the program against the library at that commit (extracted with git
+# archive into Benchmarks/.build-scaling-base) and alternates the runs of the two.
 RUNS ?= 20
 SCALING_ORDER ?=
 SCALING_BUILD = $(SWIFT) build -c release --package-path Benchmarks --product ScalingRuns
 bench-scaling-runs: deps
-	@echo "==> make bench-scaling-runs: $(RUNS) runs of ScalingRuns$(if $(BASE), against the library at $(BASE),), one process each"
+	@echo "==> make bench-scaling-runs: $(RUNS) runs of ScalingRuns$(if $(BASE), and as many against the library at $(BASE), alternating,), one process each"
 	@echo "==> load average now: $$(cut -d' ' -f1-3 /proc/loadavg) (the 2-thread figures need both cores free)"
-	@if [ -n "$(BASE)" ]; then \
-		sha=$$(git rev-parse --short "$(BASE)^{commit}") && tree=Benchmarks/.build-scaling-base/library && \
-		rm -rf "$$tree" && mkdir -p "$$tree" && git archive "$$sha" | tar -x -C "$$tree" && \
-		RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base >/dev/null && \
-		binary="$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base --show-bin-path)/ScalingRuns" && \
-		python3 Benchmarks/Scripts/scaling_runs.py "$$binary" --runs $(RUNS) --label "library at $$sha" \
-			$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),); \
-	else \
-		$(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling >/dev/null && \
-		binary="$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns" && \
-		python3 Benchmarks/Scripts/scaling_runs.py "$$binary" --runs $(RUNS) --label "this checkout ($$(git rev-parse --short HEAD))" \
-			$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),); \
-	fi
+	@set -e; binaries=(); \
+	if [ -n "$(BASE)" ]; then \
+		sha=$$(git rev-parse --short "$(BASE)^{commit}"); tree=Benchmarks/.build-scaling-base/library; \
+		rm -rf "$$tree"; mkdir -p "$$tree"; git archive "$$sha" | tar -x -C "$$tree"; \
+		RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base >/dev/null; \
+		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base --show-bin-path)/ScalingRuns"); \
+	fi; \
+	$(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling >/dev/null; \
+	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns"); \
+	python3 Benchmarks/Scripts/scaling_runs.py --runs $(RUNS) --wait-quiet "$${binaries[@]}" \
+		$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),)
 
 # CI's check that the benchmark package builds against the library and the whole
 # pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):
