@@ -50,9 +50,14 @@ static void crg_make_reader_key(void) {
 crg_reader *crg_internal_attach_reader(void) {
     pthread_once(&reader_key_once, crg_make_reader_key);
     pthread_mutex_lock(&epoch_mutex);
-    crg_reader *reader = readers;
-    while (reader != NULL && reader->in_use) {
-        reader = reader->next;
+    /* The free record with the lowest number: numbers stay as small as the
+     * most threads ever alive at once, so threads past the producers' slots
+     * (DESIGN.md) are only ever that many, however many came and went. */
+    crg_reader *reader = NULL;
+    for (crg_reader *candidate = readers; candidate != NULL; candidate = candidate->next) {
+        if (!candidate->in_use && (reader == NULL || candidate->index < reader->index)) {
+            reader = candidate;
+        }
     }
     if (reader == NULL) {
         /* Records are never freed (they are reused), so the allocation's

@@ -128,8 +128,10 @@ bool crg_read_active(void);
 /**
  * The calling thread's number: its record's, so no two threads running at
  * once have the same one, while a thread that starts after another exited
- * may get that one's. Small (records are reused before new ones are made),
- * for indexing per-thread slots. Call inside a read section.
+ * may get that one's. Small: a new thread takes the free record with the
+ * lowest number, and a new record only when none is free, so numbers stay
+ * below the most threads ever alive at once. For indexing per-thread slots.
+ * Call inside a read section.
  */
 static inline CRG_ALWAYS_INLINE uint32_t crg_thread_index(void) {
     return crg_internal_current_reader->index;
