@@ -320,9 +320,11 @@ void crg_reader_set_local(void *object, crg_release_fn release) {
     crg_release_fn previous_release = __atomic_exchange_n(&reader->local_release, release, __ATOMIC_ACQ_REL);
     void *previous = __atomic_exchange_n(&reader->local, object, __ATOMIC_ACQ_REL);
     if (previous != NULL && crg_retire(previous, previous_release, NULL) != 0) {
-        /* Out of memory: only this thread uses its local object, and it holds
-         * a reference of its own while it does, so releasing now is safe. */
-        previous_release(previous, NULL);
+        /* Out of memory: a resolve further out on this thread may still be
+         * using the previous object without a reference count of its own
+         * (RootSnapshot, through a guaranteed reference), so it is kept: one
+         * small object leaked rather than freed under that resolve. */
+        (void)previous_release;
     }
 }
 

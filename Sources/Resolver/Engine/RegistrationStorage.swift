@@ -163,7 +163,9 @@ extension ResolverRegistration {
                 if given != nil {
                     return call(given.unsafelyUnwrapped, request.arguments)
                 }
-                return call(RootSnapshot.current(for: request.container, section), request.arguments)
+                return RootSnapshot.current(for: request.container, section).withGuaranteed {
+                    call($0, request.arguments)
+                }
             }
 
             /// The snapshot's root, passed without a reference count. (Not a
@@ -294,15 +296,18 @@ extension ResolverRegistration {
         }
 
         /// The calling thread's producer for `registration`, made on first
-        /// use; threads numbered `producerSlots` or more share one.
+        /// use; threads numbered `producerSlots` or more share one. Unowned:
+        /// the registration owns it, and the read section keeps the
+        /// registration. Call it with `withGuaranteed`, so that using it
+        /// writes nothing (no reference count).
         @inlinable
         @inline(__always)
         static func forCallingThread(_ registration: UnownedReference<ResolverRegistration>,
-                                     _ section: borrowing ReadSection) -> Producer {
+                                     _ section: borrowing ReadSection) -> UnownedReference<Producer> {
             let slot = min(EngineThread.index, producerSlots)
             if let slots = registration.read({ $0.fields.producers }).load(),
                let producer = slots.reference(slot, to: Producer.self).load() {
-                return producer.object
+                return producer
             }
             return make(registration, slot)
         }
@@ -312,11 +317,10 @@ extension ResolverRegistration {
         /// winner's.
         @usableFromInline
         @inline(never)
-        static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> Producer {
+        static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> UnownedReference<Producer> {
             let registration = registration.object
             let slots = registration.fields.producers.publishOnce(AtomicCells(count: producerSlots + 1))
-            let producer = slots.reference(slot, to: Producer.self).publishOnce(.retaining(Producer.make(for: registration)))
-            return producer.object
+            return slots.reference(slot, to: Producer.self).publishOnce(.retaining(Producer.make(for: registration)))
         }
     }
 }

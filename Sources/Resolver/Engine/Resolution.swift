@@ -15,7 +15,8 @@ import CRegistry
 // reference count: the read section keeps them alive. (A strong reference
 // would be retained and released, writing a cache line every resolving
 // thread shares.) The thread's own objects (its resolution context, its
-// snapshot of `root`) are ordinary references, passed down.
+// producers, its snapshot of `root`) are passed as guaranteed references
+// (`UnownedReference.withGuaranteed`), which write no reference count either.
 
 /// One resolve on its way down the path: the key, the container searched,
 /// and the arguments.
@@ -446,9 +447,9 @@ extension ResolverRegistration {
         case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, given: given, section)
         case .newInstance:
-            return produce(registration, ResolutionContext.current, request, given: given, section)
+            return ResolutionContext.withCurrent { produce(registration, $0, request, given: given, section) }
         case .perResolution:
-            return produceInGraph(registration, ResolutionContext.current, request, given: given, section)
+            return ResolutionContext.withCurrent { produceInGraph(registration, $0, request, given: given, section) }
         case .containerCache, .delegate:
             return resolveThroughCustomScope(registration, scope, request, given: given)
         }
@@ -481,10 +482,12 @@ extension ResolverRegistration {
         context.enter(registration.opaque, withArguments: !request.arguments.isNone)
         defer { context.leave() }
         if let replacement = registration.read({ $0.fields.replacement }).load() {
-            let resolver = given ?? RootSnapshot.current(for: request.container, section).root
+            let resolver = given ?? RootSnapshot.current(for: request.container, section).read { $0.root }
             return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
-        return Producer.forCallingThread(registration, section).produce(request, given: given, section)
+        return Producer.forCallingThread(registration, section).withGuaranteed {
+            $0.produce(request, given: given, section)
+        }
     }
 
     /// A caching scope without the instance: build it once (slow path, with

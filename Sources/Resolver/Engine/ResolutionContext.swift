@@ -88,6 +88,14 @@ final class ResolutionContext: @unchecked Sendable {
         return makeCurrent()
     }
 
+    /// Runs `body` with the calling thread's context, passed without a
+    /// reference count (the resolve path).
+    @inlinable
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
+        UnownedReference<ResolutionContext>(opaque: currentRaw).withGuaranteed(body)
+    }
+
     /// The calling thread's context.
     @inlinable
     static var current: ResolutionContext {
@@ -251,12 +259,13 @@ struct GraphEntry {
     }
 }
 
-/// A thread's own reference to the root container, so that passing `root` to a
-/// factory retains this thread's snapshot (a cache line no other thread
-/// writes) rather than the root container itself (one every resolving thread
-/// would write). Kept in the thread's reader record (`crg_reader_local`);
-/// changing `root` takes every thread's snapshot away, so an idle thread keeps
-/// no replaced root alive.
+/// A thread's own reference to the root container, so that `root` can be
+/// passed to a factory as a property of an object the thread holds through a
+/// guaranteed reference (`withGuaranteed`): with no reference count at all,
+/// where passing the root container itself would write its count, a line
+/// every resolving thread shares. Kept in the thread's reader record
+/// (`crg_reader_local`); changing `root` takes every thread's snapshot away,
+/// so an idle thread keeps no replaced root alive.
 @usableFromInline
 final class RootSnapshot {
     @usableFromInline let root: Resolver
@@ -266,13 +275,16 @@ final class RootSnapshot {
     }
 
     /// The calling thread's snapshot of `root` (the root this resolve
-    /// loaded), made if needed.
+    /// loaded), made if needed. Unowned: the thread's record owns it, and a
+    /// snapshot taken away (a root change, or `make` below) is retired, so
+    /// the read section keeps it. Use it with `withGuaranteed`, which writes
+    /// no reference count.
     @inlinable
     @inline(__always)
-    static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> RootSnapshot {
+    static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> UnownedReference<RootSnapshot> {
         if let raw = crg_reader_local() {
-            let snapshot = Unmanaged<RootSnapshot>.fromOpaque(raw).takeUnretainedValue()
-            if UnownedReference(snapshot.root) == root {
+            let snapshot = UnownedReference<RootSnapshot>(opaque: raw)
+            if snapshot.read({ UnownedReference($0.root) }) == root {
                 return snapshot
             }
         }
@@ -288,11 +300,12 @@ final class RootSnapshot {
 
     @usableFromInline
     @inline(never)
-    static func make(for root: UnownedReference<Resolver>) -> RootSnapshot {
-        let snapshot = RootSnapshot(root.object)
-        crg_reader_set_local(Unmanaged.passRetained(snapshot).toOpaque(), releaseRetainedObject)
+    static func make(for root: UnownedReference<Resolver>) -> UnownedReference<RootSnapshot> {
+        let snapshot = UnownedReference.retaining(RootSnapshot(root.object))
+        crg_reader_set_local(snapshot.opaque, releaseRetainedObject)
         // A root changed since this resolve loaded `root` may have swept the
-        // snapshots before ours went in: then take ours back out.
+        // snapshots before ours went in: then take ours back out (retired:
+        // it stays valid for this read section).
         if Published.root.load() != root {
             crg_reader_set_local(nil, releaseRetainedObject)
         }
