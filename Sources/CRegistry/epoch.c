@@ -121,6 +121,10 @@ static void crg_detach_reader(void *raw) {
     crg_collect();
 }
 
+const void *crg_reader_record(void) {
+    return crg_internal_current_reader;
+}
+
 uint64_t crg_reader_leaving_collections(void) {
     crg_reader *reader = crg_internal_current_reader;
     return reader != NULL ? reader->leaving_collections : 0;

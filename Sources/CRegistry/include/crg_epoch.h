@@ -150,6 +150,12 @@ bool crg_read_active(void);
 /** The bytes a reader record occupies, on an address aligned to as many. */
 enum { CRG_READER_SIZE = 128 };
 
+/**
+ * Tests: the calling thread's reader record (NULL before its first read
+ * section), which it alone writes: CRG_READER_SIZE bytes of its own.
+ */
+const void *CRG_NULLABLE crg_reader_record(void);
+
 /** Tests: how often the calling thread took the epoch mutex on leaving a section. */
 uint64_t crg_reader_leaving_collections(void);
 

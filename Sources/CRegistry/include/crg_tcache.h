@@ -148,6 +148,9 @@ void crg_mutex_set_versioned(crg_mutex *CRG_NONNULL m);
 /** The current version (tests). */
 uint64_t crg_tcache_version(void);
 
+/** The calling thread's cache, which it alone writes (tests). */
+const crg_tcache *CRG_NONNULL crg_tcache_current(void);
+
 CRG_EXTERN_C_END
 
 #endif /* CRG_TCACHE_H */

@@ -22,22 +22,37 @@ import CRegistry
 /// `waitingFor` is guarded by the mutex. Stack entries are unretained: a
 /// registration on the stack is running inside this thread's read section,
 /// which keeps it alive.
+///
+/// What every resolve writes (the stack, its count, the graph) is on cache
+/// lines no other thread's state shares (`CacheLines.swift`): those fields
+/// sit between two paddings, the buffers come from `CacheLines`, and the
+/// resolve path uses the context through `withCurrent`, which writes no
+/// reference count (the object's header may share a line with whatever the
+/// allocator put before it).
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
     // Only the owning thread touches these (`waitingFor`: under the registry
     // mutex), so dynamic exclusivity checks would only repeat what that
     // ownership already ensures.
 
+    /// With the object's header, the 128 bytes before the written fields.
+    @usableFromInline let headerPadding = HeaderPadding()
+
+    // Written by resolves: from `stack` to `releasingGraph`.
     /// `stackCount` registrations, outermost first, in a buffer of `stackCapacity`.
     @exclusivity(unchecked) @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>
     @exclusivity(unchecked) @usableFromInline var stackCount = 0
     @exclusivity(unchecked) @usableFromInline var stackCapacity = 16
     /// Each entry owns one reference to its object.
-    @exclusivity(unchecked) @usableFromInline var graph: ContiguousArray<GraphEntry> = []
+    @exclusivity(unchecked) @usableFromInline var graph: PaddedBuffer<GraphEntry>
     /// The previous resolution's graph storage, kept to be reused.
-    @exclusivity(unchecked) var spareGraph: ContiguousArray<GraphEntry> = []
+    @exclusivity(unchecked) var spareGraph: PaddedBuffer<GraphEntry>
     /// True while a finished resolution's instances are being released.
     @exclusivity(unchecked) var releasingGraph = false
+
+    /// The 128 bytes after them.
+    @usableFromInline let trailingPadding = LinePadding()
+
     @exclusivity(unchecked) var waitingFor: Flight?
     /// The verification this thread works for (a verification's own threads
     /// only; `Verification.swift`), else nil.
@@ -67,14 +82,16 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline static let maximumDepth = 512
 
     init() {
-        stack = .allocate(capacity: stackCapacity)
-        graph.reserveCapacity(16)
-        spareGraph.reserveCapacity(16)
+        stack = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity)
+        graph = PaddedBuffer(capacity: 16)
+        spareGraph = PaddedBuffer(capacity: 16)
     }
 
     deinit {
-        stack.deallocate()
-        for entry in graph { entry.object.release() }
+        CacheLines.deallocate(stack)
+        for index in 0..<graph.count { graph[index].object.release() }
+        graph.deallocate()
+        spareGraph.deallocate()
     }
 
     /// The calling thread's context, without reference counting: the
@@ -89,7 +106,8 @@ final class ResolutionContext: @unchecked Sendable {
     }
 
     /// Runs `body` with the calling thread's context, passed without a
-    /// reference count (the resolve path).
+    /// reference count (the resolve path: it writes nothing but the fields
+    /// between the paddings).
     @inlinable
     @inline(__always)
     static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
@@ -163,9 +181,9 @@ final class ResolutionContext: @unchecked Sendable {
         if stackCapacity >= ResolutionContext.maximumDepth {
             reportRunawayDepth(at: registration)
         }
-        let larger = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: stackCapacity * 2)
+        let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity * 2)
         larger.moveInitialize(from: stack, count: stackCount)
-        stack.deallocate()
+        CacheLines.deallocate(stack)
         stack = larger
         stackCapacity *= 2
     }
@@ -179,15 +197,16 @@ final class ResolutionContext: @unchecked Sendable {
         if releasingGraph {
             // A deinit run by the release below resolved and finished a
             // resolution of its own: release that one without reuse.
-            var finished = ContiguousArray<GraphEntry>()
+            var finished = PaddedBuffer<GraphEntry>()
             swap(&finished, &graph)
-            for entry in finished { entry.object.release() }
+            for index in 0..<finished.count { finished[index].object.release() }
+            finished.deallocate()
             return
         }
         releasingGraph = true
         swap(&spareGraph, &graph)
-        for entry in spareGraph { entry.object.release() }
-        spareGraph.removeAll(keepingCapacity: true)
+        for index in 0..<spareGraph.count { spareGraph[index].object.release() }
+        spareGraph.removeAll()
         releasingGraph = false
     }
 
@@ -196,7 +215,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     func graphInstance<Service>(of registration: UnownedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
-        for index in graph.indices where graph[index].typeID == typeID {
+        for index in 0..<graph.count where graph[index].typeID == typeID {
             if graph[index].name == registration.read({ $0.name }) {
                 return ValueStorage.value(in: UnownedReference(opaque: graph[index].object.toOpaque()), as: Service.self)
             }
