@@ -486,7 +486,7 @@ extension ResolverRegistration {
             return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
         return Producer.forCallingThread(registration, section).withGuaranteed {
-            $0.produce(request, given: given, section)
+            $0.produceInPlace(request, given: given, section)
         }
     }
 

@@ -285,9 +285,18 @@ struct GraphEntry {
 /// every resolving thread shares. Kept in the thread's reader record
 /// (`crg_reader_local`); changing `root` takes every thread's snapshot away,
 /// so an idle thread keeps no replaced root alive.
+///
+/// A resolve reads `root` here on every factory call that takes a container:
+/// the field sits between paddings (`CacheLines.swift`), on lines no other
+/// allocation shares, and the class is final, so reading it reads nothing in
+/// the header.
 @usableFromInline
 final class RootSnapshot {
+    /// With the object's header, the 128 bytes before `root`.
+    @usableFromInline let headerPadding = HeaderPadding()
     @usableFromInline let root: Resolver
+    /// The 128 bytes after it.
+    @usableFromInline let trailingPadding = LinePadding()
 
     init(_ root: Resolver) {
         self.root = root

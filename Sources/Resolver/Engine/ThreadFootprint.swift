@@ -54,15 +54,58 @@ enum ThreadFootprint {
             regions += context.footprint
         }
         // The snapshot of `root` (`crg_reader_local`): resolves use it through
-        // a guaranteed reference and write nothing there.
+        // a guaranteed reference and write nothing there (what they read of
+        // it: `rootSnapshotReads`).
         return regions
     }
 
-    /// What the calling thread's resolves write in its producer for
-    /// `registration`: nothing (nil). Resolves call it through a guaranteed
-    /// reference (`Producer.forCallingThread`), without a reference count.
-    static func producer<Service>(of registration: ResolverRegistration<Service>) -> Region? {
-        nil
+    /// What the calling thread's resolves read of its own on every new
+    /// instance of `registration`: the fields of its producer between the
+    /// paddings (resolves write nothing there: they call it through a
+    /// guaranteed reference, and for the shapes `produceInPlace` calls, read
+    /// nothing in its header), and the block of the producers' slots, which
+    /// every thread reads and none writes once its slot is filled.
+    ///
+    /// Another thread's writes on a line a thread reads on every resolve
+    /// move that line between the cores as surely as writes from both
+    /// threads do.
+    static func producerReads<Service>(of registration: ResolverRegistration<Service>) -> [Region] {
+        typealias Producer = ResolverRegistration<Service>.Producer
+        let slot = min(EngineThread.index, ResolverRegistration<Service>.producerSlots)
+        guard let slots = registration.fields.producers.load() else {
+            return []
+        }
+        let slotsBlock = UnsafeRawPointer(slots.base)
+        var regions = [Region(what: "producers' slots of \(Service.self)", start: UInt(bitPattern: slotsBlock),
+                              size: (ResolverRegistration<Service>.producerSlots + 1) * MemoryLayout<crg_cell>.stride,
+                              allocation: (UInt(bitPattern: slotsBlock), Int(crg_allocation_size(slotsBlock))))]
+        if let producer = slots.reference(slot, to: Producer.self).load() {
+            regions.append(paddedFields("producer of \(Service.self)", producer.opaque))
+        }
+        return regions
+    }
+
+    /// What the calling thread's resolves read of its snapshot of `root`:
+    /// its `root` field, between the paddings.
+    static func rootSnapshotReads() -> [Region] {
+        guard let raw = crg_reader_local() else {
+            return []
+        }
+        return [paddedFields("root snapshot", raw)]
+    }
+
+    /// The bytes of the object at `object` between its `HeaderPadding` and
+    /// its closing `LinePadding`, as far as the allocation tells: from 128
+    /// bytes in to 128 bytes before the allocation's end (which may lie a
+    /// few bytes past the instance's: the allocator rounds up, so the region
+    /// can only be larger than the fields). Without the paddings it is
+    /// empty or negative in size, which `ThreadFootprintTests` rejects.
+    static func paddedFields(_ what: String, _ object: UnsafeRawPointer) -> Region {
+        let start = UInt(bitPattern: object)
+        let allocationSize = Int(crg_allocation_size(object))
+        return Region(what: what, start: start + UInt(CacheLines.size),
+                      size: allocationSize - 2 * CacheLines.size,
+                      allocation: (start, allocationSize))
     }
 
     /// The first `size` bytes of the heap block at `pointer`.
