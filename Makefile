@@ -3,8 +3,8 @@
 #   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
 #                 engine-boundary, build-warnings, test-swift, test-probes, test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
-#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-smoke, bench-instructions,
-#                 bench-async-instructions (a cached resolve, sync and resolveAsync),
+#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-scaling-runs, bench-smoke,
+#                 bench-instructions, bench-async-instructions (a cached resolve, sync and resolveAsync),
 #                 bench-typecheck (the compiler's time on 200 registrations)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
@@ -33,7 +33,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -314,6 +314,33 @@ SCALING_SCENARIOS := (singleton|named|transient|graph|lazy-read)(/threads:[0-9]+
 bench-scaling: deps bench-deps
 	@echo "==> make bench-scaling: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
 	BASE=$(BASE) BENCH_SCENARIOS='$(SCALING_SCENARIOS)' bash Benchmarks/Scripts/bench.sh --target Resolvers $(BENCH_ARGS)
+
+# README's "two threads resolve twice as much as one", checked as a user would:
+# Benchmarks/Sources/ScalingRuns (the public API only; fresh threads for every
+# measurement) RUNS times, each run a process of its own, and a table of the gains
+# at 2 threads with the verdict "every run >= 0.9x the construct floor's gain".
+# Before each run it waits (up to 10 minutes) for the CPUs to be idle and no
+# compiler, linker or valgrind to run. SCALING_ORDER=unique,construct,... chooses
+# the scenarios' order (default: the cached singleton first). BASE=<commit> also
+# builds the program against the library at that commit (extracted with git
+# archive into Benchmarks/.build-scaling-base) and alternates the runs of the two.
+RUNS ?= 20
+SCALING_ORDER ?=
+SCALING_BUILD = $(SWIFT) build -c release --package-path Benchmarks --product ScalingRuns
+bench-scaling-runs: deps
+	@echo "==> make bench-scaling-runs: $(RUNS) runs of ScalingRuns$(if $(BASE), and as many against the library at $(BASE), alternating,), one process each"
+	@echo "==> load average now: $$(cut -d' ' -f1-3 /proc/loadavg) (the 2-thread figures need both cores free)"
+	@set -e; binaries=(); \
+	if [ -n "$(BASE)" ]; then \
+		sha=$$(git rev-parse --short "$(BASE)^{commit}"); tree=Benchmarks/.build-scaling-base/library; \
+		rm -rf "$$tree"; mkdir -p "$$tree"; git archive "$$sha" | tar -x -C "$$tree"; \
+		RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base >/dev/null; \
+		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base --show-bin-path)/ScalingRuns"); \
+	fi; \
+	$(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling >/dev/null; \
+	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns"); \
+	python3 Benchmarks/Scripts/scaling_runs.py --runs $(RUNS) --wait-quiet "$${binaries[@]}" \
+		$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),)
 
 # CI's check that the benchmark package builds against the library and the whole
 # pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):

@@ -74,6 +74,12 @@ let package = Package(
 
         // Runs one resolver scenario under callgrind (make bench-instructions).
         .executableTarget(name: "InstructionCounts", dependencies: ["BenchScenarios", "BenchFixtures"]),
+        // make bench-scaling-runs: gains at 2 threads over 1, fresh threads per
+        // measurement, one process per run (a client of the public API only).
+        .executableTarget(
+            name: "ScalingRuns",
+            dependencies: [.product(name: "Resolver", package: "Resolver")]
+        ),
         // make bench-async-instructions: a cached resolve, synchronous and with resolveAsync.
         .executableTarget(
             name: "AsyncInstructionCounts",

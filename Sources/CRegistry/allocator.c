@@ -6,6 +6,11 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#if defined(__APPLE__)
+#include <malloc/malloc.h>
+#else
+#include <malloc.h>
+#endif
 
 static void *crg_default_allocate(size_t size, void *context) {
     (void)context;
@@ -15,6 +20,18 @@ static void *crg_default_allocate(size_t size, void *context) {
 static void crg_default_deallocate(void *pointer, void *context) {
     (void)context;
     free(pointer);
+}
+
+void *crg_internal_alloc_lines(size_t size) {
+    return aligned_alloc(128, size); /* C11; `size` is a multiple of 128 */
+}
+
+size_t crg_allocation_size(const void *pointer) {
+#if defined(__APPLE__)
+    return malloc_size(pointer);
+#else
+    return malloc_usable_size((void *)(uintptr_t)pointer);
+#endif
 }
 
 #include "crg_private.h"

@@ -18,6 +18,11 @@
 CRG_THREAD_LOCAL crg_reader *crg_internal_current_reader;
 uint64_t crg_internal_epoch;
 uint64_t crg_internal_retired;
+uint64_t crg_internal_retirements;
+/* Set by a thread that left a section and found the epoch mutex taken:
+ * the next one to leave tries in its place (what it saw may be what the
+ * holder was about to miss). Cleared by each collection. */
+static uint8_t collect_wanted;
 
 static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Every record ever made, in use or free for reuse, and how many. Under
@@ -36,7 +41,7 @@ static CRG_THREAD_LOCAL bool collecting;
 static pthread_key_t reader_key;
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 
-enum { CRG_READER_SIZE = 128 };
+_Static_assert(sizeof(crg_reader) <= CRG_READER_SIZE, "a reader record fits its 128 bytes");
 
 static void crg_detach_reader(void *raw);
 
@@ -50,9 +55,14 @@ static void crg_make_reader_key(void) {
 crg_reader *crg_internal_attach_reader(void) {
     pthread_once(&reader_key_once, crg_make_reader_key);
     pthread_mutex_lock(&epoch_mutex);
-    crg_reader *reader = readers;
-    while (reader != NULL && reader->in_use) {
-        reader = reader->next;
+    /* The free record with the lowest number: numbers stay as small as the
+     * most threads ever alive at once, so threads past the producers' slots
+     * (DESIGN.md) are only ever that many, however many came and went. */
+    crg_reader *reader = NULL;
+    for (crg_reader *candidate = readers; candidate != NULL; candidate = candidate->next) {
+        if (!candidate->in_use && (reader == NULL || candidate->index < reader->index)) {
+            reader = candidate;
+        }
     }
     if (reader == NULL) {
         /* Records are never freed (they are reused), so the allocation's
@@ -74,6 +84,8 @@ crg_reader *crg_internal_attach_reader(void) {
     reader->depth = 0;
     reader->own = NULL;
     reader->own_release = NULL;
+    reader->seen_epoch = UINT64_MAX;
+    reader->seen_retirements = UINT64_MAX;
     __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&epoch_mutex);
     crg_internal_current_reader = reader;
@@ -107,6 +119,19 @@ static void crg_detach_reader(void *raw) {
         own_release(own, NULL);
     }
     crg_collect();
+}
+
+const void *crg_reader_record(void) {
+    return crg_internal_current_reader;
+}
+
+uint64_t crg_reader_leaving_collections(void) {
+    crg_reader *reader = crg_internal_current_reader;
+    return reader != NULL ? reader->leaving_collections : 0;
+}
+
+uint64_t crg_retirements(void) {
+    return __atomic_load_n(&crg_internal_retirements, __ATOMIC_RELAXED);
 }
 
 bool crg_read_active(void) {
@@ -146,6 +171,7 @@ void crg_retire_embedded(crg_retire_node *node, crg_node_release_fn release) {
     }
     queue_tail = node;
     __atomic_add_fetch(&crg_internal_retired, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&crg_internal_retirements, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&epoch_mutex);
 }
 
@@ -202,13 +228,24 @@ int crg_retire(void *object, crg_release_fn release, void *context) {
     return crg_retire_with(NULL, object, release, context);
 }
 
-size_t crg_collect(void) {
+/* crg_collect; a reader leaving its section (`leaving`, its record) takes
+ * the mutex only if it is free, and notes what it saw. */
+static size_t crg_collect_from(crg_reader *leaving) {
     if (collecting || __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) == 0) {
         return 0;
     }
     size_t released = 0;
     for (;;) {
-        pthread_mutex_lock(&epoch_mutex);
+        if (leaving == NULL) {
+            pthread_mutex_lock(&epoch_mutex);
+        } else if (pthread_mutex_trylock(&epoch_mutex) != 0) {
+            __atomic_store_n(&collect_wanted, 1, __ATOMIC_RELAXED);
+            return released;
+        }
+        __atomic_store_n(&collect_wanted, 0, __ATOMIC_RELAXED);
+        if (leaving != NULL) {
+            leaving->leaving_collections++;
+        }
         if (queue_head != NULL) {
             /* Two advances: what was retired in the current epoch is due at +2. */
             if (crg_try_advance()) {
@@ -230,6 +267,10 @@ size_t crg_collect(void) {
         if (queue_head == NULL) {
             queue_tail = NULL;
         }
+        if (leaving != NULL) {
+            leaving->seen_epoch = epoch;
+            leaving->seen_retirements = __atomic_load_n(&crg_internal_retirements, __ATOMIC_RELAXED);
+        }
         pthread_mutex_unlock(&epoch_mutex);
         if (ready == NULL) {
             return released;
@@ -246,6 +287,19 @@ size_t crg_collect(void) {
         __atomic_sub_fetch(&crg_internal_retired, count, __ATOMIC_RELAXED);
         released += count;
     }
+}
+
+size_t crg_collect(void) {
+    return crg_collect_from(NULL);
+}
+
+void crg_internal_collect_leaving(crg_reader *reader) {
+    if (__atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED) == reader->seen_epoch &&
+        __atomic_load_n(&crg_internal_retirements, __ATOMIC_RELAXED) == reader->seen_retirements &&
+        __atomic_load_n(&collect_wanted, __ATOMIC_RELAXED) == 0) {
+        return; /* nothing has moved since this thread last tried */
+    }
+    (void)crg_collect_from(reader);
 }
 
 void crg_thread_set_object(void *object, crg_release_fn release) {
@@ -270,9 +324,11 @@ void crg_reader_set_local(void *object, crg_release_fn release) {
     crg_release_fn previous_release = __atomic_exchange_n(&reader->local_release, release, __ATOMIC_ACQ_REL);
     void *previous = __atomic_exchange_n(&reader->local, object, __ATOMIC_ACQ_REL);
     if (previous != NULL && crg_retire(previous, previous_release, NULL) != 0) {
-        /* Out of memory: only this thread uses its local object, and it holds
-         * a reference of its own while it does, so releasing now is safe. */
-        previous_release(previous, NULL);
+        /* Out of memory: a resolve further out on this thread may still be
+         * using the previous object without a reference count of its own
+         * (RootSnapshot, through a guaranteed reference), so it is kept: one
+         * small object leaked rather than freed under that resolve. */
+        (void)previous_release;
     }
 }
 

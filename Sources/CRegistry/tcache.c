@@ -30,3 +30,7 @@ void crg_tcache_empty(void) {
 uint64_t crg_tcache_version(void) {
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
 }
+
+const crg_tcache *crg_tcache_current(void) {
+    return &crg_internal_tcache;
+}

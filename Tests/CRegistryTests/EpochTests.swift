@@ -89,6 +89,37 @@ import Testing
         #expect(collect { releases.contains(5) })
     }
 
+    /// While a section that stays open holds a release back, leaving a
+    /// section takes the epoch mutex once, not every time: again only when
+    /// the epoch or the count of retirements has moved (other suites may
+    /// retire meanwhile, each at most one more try).
+    @Test func leavingSectionsWhileAReleaseWaitsDoesNotTakeTheMutexEachTime() {
+        let releases = Releases()
+        let reader = Reader()
+        #expect(crg_retire(UnsafeMutableRawPointer(bitPattern: 6)!, Self.record, releases.context) == 0)
+        let collectionsBefore = crg_reader_leaving_collections()
+        let retirementsBefore = crg_retirements()
+        let leaves: UInt64 = 100_000
+        for _ in 0..<leaves {
+            crg_read_begin()
+            crg_read_end()
+        }
+        let collections = crg_reader_leaving_collections() - collectionsBefore
+        let retiredMeanwhile = crg_retirements() - retirementsBefore
+        #expect(collections <= 4 + 2 * retiredMeanwhile,
+                "\(collections) of \(leaves) leaves took the epoch mutex (\(retiredMeanwhile) retired meanwhile)")
+        #expect(!releases.contains(6), "released while a section open at retirement was still open")
+        reader.finish()
+        // No collection of its own: leaving sections is enough, once nothing holds it back.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !releases.contains(6) && ContinuousClock.now < deadline {
+            crg_read_begin()
+            crg_read_end()
+            usleep(100)
+        }
+        #expect(releases.contains(6), "released by threads leaving their sections")
+    }
+
     @Test func sectionsNestAndOnlyTheOutermostCounts() {
         let releases = Releases()
         #expect(!crg_read_active())

@@ -71,13 +71,9 @@ extension IndependentTests {
 
 extension ResolverTests {
     /// Thread numbers are process-wide, and this suite leaves more thread
-    /// records than producer slots behind: a thread takes the newest free
-    /// record, so afterwards every thread that reads for the first time
-    /// (main-actor jobs' threads too) is numbered past the slots and shares
-    /// the last producer. A main-actor registration warns when a slot's
-    /// producer is made, so off the main actor it then no longer warns (a
-    /// library issue). The serialized suites run in file order:
-    /// MainActorServices, which checks that warning, runs before this one.
+    /// records than producer slots behind. A thread takes the free record
+    /// with the lowest number, so the threads that come after are numbered
+    /// below the slots again, each with a producer of its own.
     @Suite struct ProducerSlots {
         /// Threads numbered past the producers' slots share the last one:
         /// 80 threads alive at once get 80 numbers, and all resolve.
@@ -103,6 +99,14 @@ extension ResolverTests {
             #expect(numbers.count == count, "every thread running at once has a number of its own")
             #expect(numbers.keys.contains { $0 >= ResolverRegistration<Leaf>.producerSlots })
             #expect(numbers.values.allSatisfy { $0 })
+            let later = Locked(Int.max)
+            runOnThreads(1) { _ in
+                crg_read_begin()
+                later.withLock { $0 = Int(crg_thread_index()) }
+                crg_read_end()
+            }
+            #expect(later.withLock { $0 } < ResolverRegistration<Leaf>.producerSlots,
+                    "a thread after them takes a low free number, not the last one freed")
         }
     }
 }

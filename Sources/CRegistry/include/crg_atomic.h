@@ -27,9 +27,16 @@ typedef struct crg_word {
 
 /** `count` zeroed cells; NULL when out of memory. */
 crg_cell *CRG_NULLABLE crg_cells_create(size_t count);
+/**
+ * `count` zeroed cells on 128-byte blocks of their own (128-byte aligned, the
+ * length rounded up to 128): for cells that threads read on every resolve,
+ * which no other allocation's writes may then move between cores. Freed
+ * with crg_cells_destroy. NULL when out of memory.
+ */
+crg_cell *CRG_NULLABLE crg_cells_create_lines(size_t count);
 /** `count` zeroed words; NULL when out of memory. */
 crg_word *CRG_NULLABLE crg_words_create(size_t count);
-/** Frees cells or words made by crg_cells_create / crg_words_create. NULL is ignored. */
+/** Frees cells or words made by crg_cells_create(_lines) / crg_words_create. NULL is ignored. */
 void crg_cells_destroy(void *CRG_NULLABLE cells);
 
 static inline void *CRG_NULLABLE crg_cell_load(crg_cell *CRG_NONNULL cell) {

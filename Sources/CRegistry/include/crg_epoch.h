@@ -30,10 +30,15 @@
  * - crg_collect() advances the epoch and runs the releases that are due, with
  *   no lock held: in retirement order within one call, while calls on other
  *   threads may run theirs at the same time (nothing waits for another
- *   thread's releases, which may be arbitrary deinits). A thread leaving its outermost
- *   section collects when anything is queued, and writers collect after they
- *   unlock: with no other thread in a section, an object is released before
- *   the write that retired it returns.
+ *   thread's releases, which may be arbitrary deinits). Writers collect after
+ *   they unlock: with no other thread in a section, an object is released
+ *   before the write that retired it returns. A thread leaving its outermost
+ *   section collects when anything is queued and the epoch or the count of
+ *   retirements has moved since it last tried, if the epoch mutex is free:
+ *   so a section that stays open (a long factory) costs the others two
+ *   loads per section, not the mutex. Whoever blocked an advance tries when
+ *   it leaves (the epoch has moved since its own last try), so what is
+ *   queued is released while threads keep reading.
  * - Records are never freed. A thread that exits (pthread key destructor)
  *   leaves any open section and marks its record free for the next thread.
  *
@@ -77,6 +82,13 @@ typedef struct crg_reader {
     bool in_use;
     /* The record's number, 0, 1, 2, … in order of creation; never changes. */
     uint32_t index;
+    /* The epoch and the count of retirements when the owner last collected
+     * on leaving a section: it tries again only once either has moved (the
+     * owner's alone). */
+    uint64_t seen_epoch;
+    uint64_t seen_retirements;
+    /* How often the owner took the epoch mutex on leaving a section (tests). */
+    uint64_t leaving_collections;
 } crg_reader;
 
 /* The calling thread's record, NULL until its first read section. Private. */
@@ -85,6 +97,8 @@ extern CRG_THREAD_LOCAL crg_reader *CRG_NULLABLE crg_internal_current_reader;
 extern uint64_t crg_internal_epoch;
 /* How many retired objects wait for release (atomic). Private. */
 extern uint64_t crg_internal_retired;
+/* How many objects were ever retired (atomic, only grows). Private. */
+extern uint64_t crg_internal_retirements;
 
 /** Private: attaches a record to the calling thread. Aborts if its 128 bytes cannot be allocated. */
 crg_reader *CRG_NONNULL crg_internal_attach_reader(void);
@@ -105,19 +119,27 @@ static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
     }
 }
 
-size_t crg_collect(void); /* documented below */
+/**
+ * Private: crg_read_end's collection, while retired objects wait. It
+ * collects only if the epoch or the count of retirements has moved since
+ * this thread last collected on leaving a section, and only if no other
+ * thread holds the epoch mutex (trylock): while objects wait for a section
+ * that stays open, leaving a section costs two loads, never the mutex.
+ */
+void crg_internal_collect_leaving(crg_reader *CRG_NONNULL reader);
 
 /**
  * Leaves the innermost read section. Leaving the outermost one collects when
- * retired objects are waiting, which may run their releases on this thread.
- * Must pair with crg_read_begin() on the same thread.
+ * retired objects are waiting and something has changed since this thread
+ * last did (crg_internal_collect_leaving), which may run their releases on
+ * this thread. Must pair with crg_read_begin() on the same thread.
  */
 static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
     crg_reader *reader = crg_internal_current_reader;
     if (--reader->depth == 0) {
         __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
         if (CRG_UNLIKELY(__atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) != 0)) {
-            (void)crg_collect();
+            crg_internal_collect_leaving(reader);
         }
     }
 }
@@ -125,11 +147,28 @@ static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
 /** Whether the calling thread is inside a read section. */
 bool crg_read_active(void);
 
+/** The bytes a reader record occupies, on an address aligned to as many. */
+enum { CRG_READER_SIZE = 128 };
+
+/**
+ * Tests: the calling thread's reader record (NULL before its first read
+ * section), which it alone writes: CRG_READER_SIZE bytes of its own.
+ */
+const void *CRG_NULLABLE crg_reader_record(void);
+
+/** Tests: how often the calling thread took the epoch mutex on leaving a section. */
+uint64_t crg_reader_leaving_collections(void);
+
+/** Tests: how many objects were ever retired, by every thread. */
+uint64_t crg_retirements(void);
+
 /**
  * The calling thread's number: its record's, so no two threads running at
  * once have the same one, while a thread that starts after another exited
- * may get that one's. Small (records are reused before new ones are made),
- * for indexing per-thread slots. Call inside a read section.
+ * may get that one's. Small: a new thread takes the free record with the
+ * lowest number, and a new record only when none is free, so numbers stay
+ * below the most threads ever alive at once. For indexing per-thread slots.
+ * Call inside a read section.
  */
 static inline CRG_ALWAYS_INLINE uint32_t crg_thread_index(void) {
     return crg_internal_current_reader->index;

@@ -193,6 +193,9 @@ uint64_t crg_tcache_version(void);
 /** Empties the calling thread's cache, whatever the version (tests). */
 void crg_tcache_empty(void);
 
+/** The calling thread's cache, which it alone writes (tests). */
+const crg_tcache *CRG_NONNULL crg_tcache_current(void);
+
 CRG_EXTERN_C_END
 
 #endif /* CRG_TCACHE_H */

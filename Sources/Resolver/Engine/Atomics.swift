@@ -133,6 +133,16 @@ struct AtomicCells {
         base = cells
     }
 
+    /// `count` null cells on 128-byte blocks no other allocation shares
+    /// (`CacheLines.swift`), or the program stops (out of memory).
+    @usableFromInline
+    init(lineAlignedCount count: Int) {
+        guard let cells = crg_cells_create_lines(count) else {
+            fatalError("RESOLVER: out of memory")
+        }
+        base = cells
+    }
+
     /// The cell at `index` as a published pointer to another block.
     @inlinable
     @inline(__always)

@@ -20,7 +20,8 @@ extension ResolverRegistration {
         /// thread number (`EngineThread.index`) below `producerSlots` and a
         /// last one that higher-numbered threads share, each an owned
         /// `Producer` or nil until that thread first makes an instance; the
-        /// block itself is made on first use.
+        /// block itself is made on first use, on lines of its own (each
+        /// thread reads its slot on every new instance).
         @inlinable var producers: AtomicCellsField { cells.block(3) }
 
         /// Gives up what the fields own (the registration's deinit: no reader
@@ -125,8 +126,61 @@ extension ResolverRegistration {
     /// retain and release this avoids.) The factory is the registered one
     /// and never changes; `update(factory:)` replacements are checked before
     /// a producer is used.
+    ///
+    /// What a resolve reads of its producer lies on cache lines no other
+    /// allocation shares (`CacheLines.swift`): a thread's producer is often
+    /// made by an earlier thread with the same number, in memory the
+    /// allocator now gives another running thread for its instances, and a
+    /// line that thread writes on every resolve would be fetched back on
+    /// every read. So the fields sit between a `HeaderPadding` and each
+    /// subclass's closing `LinePadding`, and the two common shapes (`Plain`,
+    /// `WithResolver`) are called by their `shape`, read from the padded
+    /// fields, not through the class pointer in the object's header, whose
+    /// line is not the producer's alone. The other shapes are called through
+    /// the class (`produce`).
     @usableFromInline
     class Producer {
+        /// With the object's header, the 128 bytes before the fields.
+        @usableFromInline let headerPadding = HeaderPadding()
+        /// Which final class this is, for `produceInPlace`.
+        @usableFromInline let shape: Shape
+
+        /// The shapes `produceInPlace` calls without the class pointer.
+        @frozen
+        @usableFromInline
+        enum Shape: UInt8 {
+            case plain
+            case withResolver
+            case other
+        }
+
+        init(shape: Shape) {
+            self.shape = shape
+        }
+
+        /// An instance from the factory, as `produce`, reading nothing of
+        /// the producer outside its padded fields for the common shapes.
+        @inlinable
+        @inline(__always)
+        final func produceInPlace(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+            switch shape {
+            case .plain:
+                return unsafeDowncast(self, to: Plain.self).factory()
+            case .withResolver:
+                let producer = unsafeDowncast(self, to: WithResolver.self)
+                // Not `if let`: binding the caller's container copies it, a
+                // retain of an object every thread holds.
+                if given != nil {
+                    return producer.factory(given.unsafelyUnwrapped)
+                }
+                return RootSnapshot.current(for: request.container, section).withGuaranteed {
+                    producer.factory($0.root)
+                }
+            case .other:
+                return produce(request, given: given, section)
+            }
+        }
+
         /// An instance from the factory. A factory that takes a container
         /// gets `given`, else the thread's snapshot of the root.
         @usableFromInline
@@ -143,11 +197,14 @@ extension ResolverRegistration {
             return LeavingMainActorCheck(producer, registration)
         }
 
+        @usableFromInline
         final class Plain: Producer {
-            let factory: ResolverFactory<Service>
+            @usableFromInline let factory: ResolverFactory<Service>
+            let trailingPadding = LinePadding()
 
             init(_ factory: @escaping ResolverFactory<Service>) {
                 self.factory = factory
+                super.init(shape: .plain)
             }
 
             override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
@@ -156,6 +213,7 @@ extension ResolverRegistration {
         }
 
         /// The shapes that take a container.
+        @usableFromInline
         class ContainerProducer: Producer {
             final override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
                 // Not `if let`: binding the caller's container copies it, a
@@ -163,7 +221,9 @@ extension ResolverRegistration {
                 if given != nil {
                     return call(given.unsafelyUnwrapped, request.arguments)
                 }
-                return call(RootSnapshot.current(for: request.container, section), request.arguments)
+                return RootSnapshot.current(for: request.container, section).withGuaranteed {
+                    call($0, request.arguments)
+                }
             }
 
             /// The snapshot's root, passed without a reference count. (Not a
@@ -177,11 +237,14 @@ extension ResolverRegistration {
             }
         }
 
+        @usableFromInline
         final class WithResolver: ContainerProducer {
-            let factory: ResolverFactoryResolver<Service>
+            @usableFromInline let factory: ResolverFactoryResolver<Service>
+            let trailingPadding = LinePadding()
 
             init(_ factory: @escaping ResolverFactoryResolver<Service>) {
                 self.factory = factory
+                super.init(shape: .withResolver)
             }
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
@@ -191,9 +254,11 @@ extension ResolverRegistration {
 
         final class WithArguments: ContainerProducer {
             let factory: ResolverFactoryArgumentsN<Service>
+            let trailingPadding = LinePadding()
 
             init(_ factory: @escaping ResolverFactoryArgumentsN<Service>) {
                 self.factory = factory
+                super.init(shape: .other)
             }
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
@@ -203,9 +268,11 @@ extension ResolverRegistration {
 
         final class WithAnyArguments: ContainerProducer {
             let factory: ResolverFactoryAnyArguments<Service>
+            let trailingPadding = LinePadding()
 
             init(_ factory: @escaping ResolverFactoryAnyArguments<Service>) {
                 self.factory = factory
+                super.init(shape: .other)
             }
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
@@ -217,10 +284,12 @@ extension ResolverRegistration {
         final class OnMainActor: ContainerProducer {
             let factory: MainActorFactory
             let name: Resolver.Name?
+            let trailingPadding = LinePadding()
 
             init(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?) {
                 self.factory = factory
                 self.name = name
+                super.init(shape: .other)
             }
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
@@ -232,9 +301,11 @@ extension ResolverRegistration {
         /// containers the lookup reaches from the resolving container.
         final class Assembling: ContainerProducer {
             let assembly: CollectionAssembly<Service>
+            let trailingPadding = LinePadding()
 
             init(_ assembly: CollectionAssembly<Service>) {
                 self.assembly = assembly
+                super.init(shape: .other)
             }
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
@@ -256,11 +327,13 @@ extension ResolverRegistration {
             /// The context of the thread that ran it last, or `warned` once
             /// the warning has been given.
             let lastThread = AtomicWord.allocate()
+            let trailingPadding = LinePadding()
             static var warned: UInt64 { UInt64.max }
 
             init(_ inner: Producer, _ registration: ResolverRegistration) {
                 self.inner = inner
                 self.registration = registration
+                super.init(shape: .other)
             }
 
             deinit {
@@ -276,16 +349,18 @@ extension ResolverRegistration {
                         lastThread.store(LeavingMainActorCheck.warned)
                     }
                 }
-                return inner.produce(request, given: given, section)
+                return inner.produceInPlace(request, given: given, section)
             }
         }
 
         /// An async factory: a synchronous resolve stops with a message.
         final class AsyncOnly: Producer {
             let name: Resolver.Name?
+            let trailingPadding = LinePadding()
 
             init(_ name: Resolver.Name?) {
                 self.name = name
+                super.init(shape: .other)
             }
 
             override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
@@ -294,7 +369,10 @@ extension ResolverRegistration {
         }
 
         /// The calling thread's producer for `registration`, made on first
-        /// use; threads numbered `producerSlots` or more share one.
+        /// use; threads numbered `producerSlots` or more share one. Unowned:
+        /// the registration owns it, and the read section keeps the
+        /// registration. Call it with `withGuaranteed`, so that using it
+        /// writes nothing (no reference count).
         @inlinable
         @inline(__always)
         static func forCallingThread(_ registration: UnownedReference<ResolverRegistration>,
@@ -314,7 +392,7 @@ extension ResolverRegistration {
         @inline(never)
         static func make(_ registration: UnownedReference<ResolverRegistration>, _ slot: Int) -> UnownedReference<Producer> {
             let registration = registration.object
-            let slots = registration.fields.producers.publishOnce(AtomicCells(count: producerSlots + 1))
+            let slots = registration.fields.producers.publishOnce(AtomicCells(lineAlignedCount: producerSlots + 1))
             return slots.reference(slot, to: Producer.self).publishOnce(.retaining(Producer.make(for: registration)))
         }
     }

@@ -15,7 +15,8 @@ import CRegistry
 // reference count: the read section keeps them alive. (A strong reference
 // would be retained and released, writing a cache line every resolving
 // thread shares.) The thread's own objects (its resolution context, its
-// snapshot of `root`) are ordinary references, passed down.
+// producers, its snapshot of `root`) are passed as guaranteed references
+// (`UnownedReference.withGuaranteed`), which write no reference count either.
 
 /// One resolve on its way down the path: the key, the container searched,
 /// and the arguments.
@@ -499,12 +500,12 @@ extension ResolverRegistration {
         context.enter(registration.opaque, withArguments: !request.arguments.isNone)
         defer { context.leave() }
         if let replacement = registration.read({ $0.fields.replacement }).load() {
-            let resolver = given ?? RootSnapshot.current(for: request.container, section).root
+            let resolver = given ?? RootSnapshot.current(for: request.container, section).read { $0.root }
             return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
         // The registration owns its producers, and the read section keeps it.
         return Producer.forCallingThread(registration, section).withGuaranteed {
-            $0.produce(request, given: given, section)
+            $0.produceInPlace(request, given: given, section)
         }
     }
 

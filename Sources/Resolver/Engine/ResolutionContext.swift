@@ -22,22 +22,37 @@ import CRegistry
 /// `waitingFor` is guarded by the mutex. Stack entries are unretained: a
 /// registration on the stack is running inside this thread's read section,
 /// which keeps it alive.
+///
+/// What every resolve writes (the stack, its count, the graph) is on cache
+/// lines no other thread's state shares (`CacheLines.swift`): those fields
+/// sit between two paddings, the buffers come from `CacheLines`, and the
+/// resolve path uses the context through `withCurrent`, which writes no
+/// reference count (the object's header may share a line with whatever the
+/// allocator put before it).
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
     // Only the owning thread touches these (`waitingFor`: under the registry
     // mutex), so dynamic exclusivity checks would only repeat what that
     // ownership already ensures.
 
+    /// With the object's header, the 128 bytes before the written fields.
+    @usableFromInline let headerPadding = HeaderPadding()
+
+    // Written by resolves: from `stack` to `releasingGraph`.
     /// `stackCount` registrations, outermost first, in a buffer of `stackCapacity`.
     @exclusivity(unchecked) @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>
     @exclusivity(unchecked) @usableFromInline var stackCount = 0
     @exclusivity(unchecked) @usableFromInline var stackCapacity = 16
     /// Each entry owns one reference to its object.
-    @exclusivity(unchecked) @usableFromInline var graph: ContiguousArray<GraphEntry> = []
+    @exclusivity(unchecked) @usableFromInline var graph: PaddedBuffer<GraphEntry>
     /// The previous resolution's graph storage, kept to be reused.
-    @exclusivity(unchecked) var spareGraph: ContiguousArray<GraphEntry> = []
+    @exclusivity(unchecked) var spareGraph: PaddedBuffer<GraphEntry>
     /// True while a finished resolution's instances are being released.
     @exclusivity(unchecked) var releasingGraph = false
+
+    /// The 128 bytes after them.
+    @usableFromInline let trailingPadding = LinePadding()
+
     @exclusivity(unchecked) var waitingFor: Flight?
     /// The verification this thread works for (a verification's own threads
     /// only; `Verification.swift`), else nil.
@@ -67,14 +82,16 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline static let maximumDepth = 512
 
     init() {
-        stack = .allocate(capacity: stackCapacity)
-        graph.reserveCapacity(16)
-        spareGraph.reserveCapacity(16)
+        stack = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity)
+        graph = PaddedBuffer(capacity: 16)
+        spareGraph = PaddedBuffer(capacity: 16)
     }
 
     deinit {
-        stack.deallocate()
-        for entry in graph { entry.object.release() }
+        CacheLines.deallocate(stack)
+        for index in 0..<graph.count { graph[index].object.release() }
+        graph.deallocate()
+        spareGraph.deallocate()
     }
 
     /// The calling thread's context, without reference counting: the
@@ -88,18 +105,19 @@ final class ResolutionContext: @unchecked Sendable {
         return makeCurrent()
     }
 
+    /// Runs `body` with the calling thread's context, passed without a
+    /// reference count (the resolve path: it writes nothing but the fields
+    /// between the paddings).
+    @inlinable
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
+        UnownedReference<ResolutionContext>(opaque: currentRaw).withGuaranteed(body)
+    }
+
     /// The calling thread's context.
     @inlinable
     static var current: ResolutionContext {
         Unmanaged<ResolutionContext>.fromOpaque(currentRaw).takeUnretainedValue()
-    }
-
-    /// Runs `body` with the calling thread's context, without a reference
-    /// count: the thread's slot keeps it alive until the thread exits.
-    @inlinable
-    @inline(__always)
-    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
-        Unmanaged<ResolutionContext>.fromOpaque(currentRaw)._withUnsafeGuaranteedRef(body)
     }
 
     /// The calling thread's context if it has one (none is made).
@@ -170,9 +188,9 @@ final class ResolutionContext: @unchecked Sendable {
         if stackCapacity >= ResolutionContext.maximumDepth {
             reportRunawayDepth(at: registration)
         }
-        let larger = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: stackCapacity * 2)
+        let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity * 2)
         larger.moveInitialize(from: stack, count: stackCount)
-        stack.deallocate()
+        CacheLines.deallocate(stack)
         stack = larger
         stackCapacity *= 2
     }
@@ -186,15 +204,16 @@ final class ResolutionContext: @unchecked Sendable {
         if releasingGraph {
             // A deinit run by the release below resolved and finished a
             // resolution of its own: release that one without reuse.
-            var finished = ContiguousArray<GraphEntry>()
+            var finished = PaddedBuffer<GraphEntry>()
             swap(&finished, &graph)
-            for entry in finished { entry.object.release() }
+            for index in 0..<finished.count { finished[index].object.release() }
+            finished.deallocate()
             return
         }
         releasingGraph = true
         swap(&spareGraph, &graph)
-        for entry in spareGraph { entry.object.release() }
-        spareGraph.removeAll(keepingCapacity: true)
+        for index in 0..<spareGraph.count { spareGraph[index].object.release() }
+        spareGraph.removeAll()
         releasingGraph = false
     }
 
@@ -205,7 +224,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     func graphInstance<Service>(of registration: UnownedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
-        for index in graph.indices where graph[index].typeID == typeID {
+        for index in 0..<graph.count where graph[index].typeID == typeID {
             let made = graph[index].registration
             if made == registration.opaque || GraphEntry.sameName(made, registration) {
                 return ValueStorage.value(in: UnownedReference(opaque: graph[index].object.toOpaque()), as: Service.self)
@@ -295,28 +314,41 @@ struct GraphEntry {
     }
 }
 
-/// A thread's own reference to the root container, so that passing `root` to a
-/// factory retains this thread's snapshot (a cache line no other thread
-/// writes) rather than the root container itself (one every resolving thread
-/// would write). Kept in the thread's reader record (`crg_reader_local`);
-/// changing `root` takes every thread's snapshot away, so an idle thread keeps
-/// no replaced root alive.
+/// A thread's own reference to the root container, so that `root` can be
+/// passed to a factory as a property of an object the thread holds through a
+/// guaranteed reference (`withGuaranteed`): with no reference count at all,
+/// where passing the root container itself would write its count, a line
+/// every resolving thread shares. Kept in the thread's reader record
+/// (`crg_reader_local`); changing `root` takes every thread's snapshot away,
+/// so an idle thread keeps no replaced root alive.
+///
+/// A resolve reads `root` here on every factory call that takes a container:
+/// the field sits between paddings (`CacheLines.swift`), on lines no other
+/// allocation shares, and the class is final, so reading it reads nothing in
+/// the header.
 @usableFromInline
 final class RootSnapshot {
+    /// With the object's header, the 128 bytes before `root`.
+    @usableFromInline let headerPadding = HeaderPadding()
     @usableFromInline let root: Resolver
+    /// The 128 bytes after it.
+    @usableFromInline let trailingPadding = LinePadding()
 
     init(_ root: Resolver) {
         self.root = root
     }
 
     /// The calling thread's snapshot of `root` (the root this resolve
-    /// loaded), made if needed.
+    /// loaded), made if needed. Unowned: the thread's record owns it, and a
+    /// snapshot taken away (a root change, or `make` below) is retired, so
+    /// the read section keeps it. Use it with `withGuaranteed`, which writes
+    /// no reference count.
     @inlinable
     @inline(__always)
-    static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> RootSnapshot {
+    static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> UnownedReference<RootSnapshot> {
         if let raw = crg_reader_local() {
-            let snapshot = Unmanaged<RootSnapshot>.fromOpaque(raw).takeUnretainedValue()
-            if UnownedReference(snapshot.root) == root {
+            let snapshot = UnownedReference<RootSnapshot>(opaque: raw)
+            if snapshot.read({ UnownedReference($0.root) }) == root {
                 return snapshot
             }
         }
@@ -332,11 +364,12 @@ final class RootSnapshot {
 
     @usableFromInline
     @inline(never)
-    static func make(for root: UnownedReference<Resolver>) -> RootSnapshot {
-        let snapshot = RootSnapshot(root.object)
-        crg_reader_set_local(Unmanaged.passRetained(snapshot).toOpaque(), releaseRetainedObject)
+    static func make(for root: UnownedReference<Resolver>) -> UnownedReference<RootSnapshot> {
+        let snapshot = UnownedReference.retaining(RootSnapshot(root.object))
+        crg_reader_set_local(snapshot.opaque, releaseRetainedObject)
         // A root changed since this resolve loaded `root` may have swept the
-        // snapshots before ours went in: then take ours back out.
+        // snapshots before ours went in: then take ours back out (retired:
+        // it stays valid for this read section).
         if Published.root.load() != root {
             crg_reader_set_local(nil, releaseRetainedObject)
         }

@@ -149,6 +149,7 @@ extension ResolverRegistration.Producer {
         let types: Any.Type
         let identity: ObjectIdentifier
         let name: Resolver.Name?
+        let trailingPadding = LinePadding()
 
         init(_ factory: @escaping (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?, types: Any.Type,
              _ name: Resolver.Name?) {
@@ -156,6 +157,7 @@ extension ResolverRegistration.Producer {
             self.types = types
             identity = ObjectIdentifier(types)
             self.name = name
+            super.init(shape: .other)
         }
 
         override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {

@@ -1,0 +1,137 @@
+import CRegistry
+
+/// What the calling thread's resolves write that is the thread's own
+/// (DESIGN.md, "Who touches what"), by address: for the test that no two
+/// threads' state shares a cache line (`ThreadFootprintTests`).
+///
+/// Not on any resolve path: it reads what resolves leave behind. The
+/// instances a resolve returns are the factories' objects, not the
+/// library's, and are not listed.
+enum ThreadFootprint {
+    /// The bytes `[start, start + size)` that resolves write, inside the
+    /// block `[allocationStart, allocationStart + allocationSize)` that the
+    /// allocator gave for them (nil: not from the heap, the thread's own
+    /// static thread-local storage).
+    struct Region: CustomStringConvertible, Sendable {
+        let what: String
+        let start: UInt
+        let size: Int
+        let allocation: (start: UInt, size: Int)?
+
+        var description: String {
+            let block = allocation.map { " in a block of \($0.size) bytes at 0x\(String($0.start, radix: 16))" } ?? ""
+            return "\(what): \(size) bytes at 0x\(String(start, radix: 16))\(block)"
+        }
+
+        /// The `lineSize`-byte lines (or line pairs) its bytes touch.
+        func lines(of lineSize: UInt) -> ClosedRange<UInt> {
+            (start / lineSize)...((start + UInt(max(size, 1)) - 1) / lineSize)
+        }
+
+        /// Whether every `lineSize`-byte line its bytes touch lies inside its
+        /// allocation, so that no other allocation can share one.
+        func ownsItsLines(of lineSize: UInt) -> Bool {
+            guard let allocation else { return true }
+            let lines = lines(of: lineSize)
+            return lines.lowerBound * lineSize >= allocation.start
+                && (lines.upperBound + 1) * lineSize <= allocation.start + UInt(allocation.size)
+        }
+    }
+
+    /// The calling thread's reader record, its cache of cached instances,
+    /// its resolution context with the context's buffers, and its snapshot
+    /// of `root`, as far as it has each.
+    static func current() -> [Region] {
+        var regions: [Region] = []
+        if let record = crg_reader_record() {
+            let start = UInt(bitPattern: record)
+            regions.append(Region(what: "reader record", start: start, size: Int(CRG_READER_SIZE),
+                                  allocation: (start, Int(CRG_READER_SIZE))))
+        }
+        regions.append(Region(what: "thread cache", start: UInt(bitPattern: crg_tcache_current()),
+                              size: MemoryLayout<crg_tcache>.size, allocation: nil))
+        if let context = ResolutionContext.existing {
+            regions += context.footprint
+        }
+        // The snapshot of `root` (`crg_reader_local`): resolves use it through
+        // a guaranteed reference and write nothing there (what they read of
+        // it: `rootSnapshotReads`).
+        return regions
+    }
+
+    /// What the calling thread's resolves read of its own on every new
+    /// instance of `registration`: the fields of its producer between the
+    /// paddings (resolves write nothing there: they call it through a
+    /// guaranteed reference, and for the shapes `produceInPlace` calls, read
+    /// nothing in its header), and the block of the producers' slots, which
+    /// every thread reads and none writes once its slot is filled.
+    ///
+    /// Another thread's writes on a line a thread reads on every resolve
+    /// move that line between the cores as surely as writes from both
+    /// threads do.
+    static func producerReads<Service>(of registration: ResolverRegistration<Service>) -> [Region] {
+        typealias Producer = ResolverRegistration<Service>.Producer
+        let slot = min(EngineThread.index, ResolverRegistration<Service>.producerSlots)
+        guard let slots = registration.fields.producers.load() else {
+            return []
+        }
+        let slotsBlock = UnsafeRawPointer(slots.base)
+        var regions = [Region(what: "producers' slots of \(Service.self)", start: UInt(bitPattern: slotsBlock),
+                              size: (ResolverRegistration<Service>.producerSlots + 1) * MemoryLayout<crg_cell>.stride,
+                              allocation: (UInt(bitPattern: slotsBlock), Int(crg_allocation_size(slotsBlock))))]
+        if let producer = slots.reference(slot, to: Producer.self).load() {
+            regions.append(paddedFields("producer of \(Service.self)", producer.opaque))
+        }
+        return regions
+    }
+
+    /// What the calling thread's resolves read of its snapshot of `root`:
+    /// its `root` field, between the paddings.
+    static func rootSnapshotReads() -> [Region] {
+        guard let raw = crg_reader_local() else {
+            return []
+        }
+        return [paddedFields("root snapshot", raw)]
+    }
+
+    /// The bytes of the object at `object` between its `HeaderPadding` and
+    /// its closing `LinePadding`, as far as the allocation tells: from 128
+    /// bytes in to 128 bytes before the allocation's end (which may lie a
+    /// few bytes past the instance's: the allocator rounds up, so the region
+    /// can only be larger than the fields). Without the paddings it is
+    /// empty or negative in size, which `ThreadFootprintTests` rejects.
+    static func paddedFields(_ what: String, _ object: UnsafeRawPointer) -> Region {
+        let start = UInt(bitPattern: object)
+        let allocationSize = Int(crg_allocation_size(object))
+        return Region(what: what, start: start + UInt(CacheLines.size),
+                      size: allocationSize - 2 * CacheLines.size,
+                      allocation: (start, allocationSize))
+    }
+
+    /// The first `size` bytes of the heap block at `pointer`.
+    static func heapBlock(_ what: String, _ pointer: UnsafeRawPointer, size: Int) -> Region {
+        let start = UInt(bitPattern: pointer)
+        return Region(what: what, start: start, size: size, allocation: (start, Int(crg_allocation_size(pointer))))
+    }
+}
+
+extension ResolutionContext {
+    /// The context's written fields (from `stack` to `releasingGraph`, not its
+    /// header: see `withCurrent`) and the buffers it writes while resolving.
+    var footprint: [ThreadFootprint.Region] {
+        let object = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        let first = withUnsafeMutablePointer(to: &stack) { UInt(bitPattern: $0) }
+        let last = withUnsafeMutablePointer(to: &releasingGraph) { UInt(bitPattern: $0) }
+        var regions = [ThreadFootprint.Region(what: "resolution context's written fields", start: first,
+                                              size: Int(last - first) + MemoryLayout<Bool>.size,
+                                              allocation: (object, Int(crg_allocation_size(UnsafeRawPointer(bitPattern: object)!)))),
+                       ThreadFootprint.heapBlock("resolution stack", stack,
+                                                 size: stackCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride)]
+        for (what, buffer) in [("graph", graph), ("spare graph", spareGraph)] {
+            if let base = buffer.base {
+                regions.append(ThreadFootprint.heapBlock(what, base, size: buffer.capacity * MemoryLayout<GraphEntry>.stride))
+            }
+        }
+        return regions
+    }
+}
