@@ -326,7 +326,7 @@ void crg_reader_set_local(void *object, crg_release_fn release) {
     if (previous != NULL && crg_retire(previous, previous_release, NULL) != 0) {
         /* Out of memory: a resolve further out on this thread may still be
          * using the previous object without a reference count of its own
-         * (RootSnapshot, through a guaranteed reference), so it is kept: one
+         * (RootSnapshot, through an unowned reference), so it is kept: one
          * small object leaked rather than freed under that resolve. */
         (void)previous_release;
     }

@@ -14,9 +14,10 @@
 // Swift cannot over-align a class (nor a struct, past 16 bytes), so:
 // buffers come from `CacheLines.allocate` (128-byte aligned, a multiple of
 // 128 bytes long); an object's written fields sit between a
-// `HeaderPadding` and a `LinePadding` and the object is used through a
-// guaranteed reference (`UnownedReference.withGuaranteed`), which leaves
-// its header, and with it its reference count, untouched.
+// `HeaderPadding` and a `LinePadding`. The header, with the reference count
+// Swift writes where a call needs the object retained, stays on the line the
+// allocator put it on: the one place a thread's own object may still share a
+// line with another allocation.
 
 /// Allocation of buffers that no other allocation shares a line with.
 @usableFromInline

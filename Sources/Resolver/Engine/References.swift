@@ -53,20 +53,6 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
         return body(object)
     }
 
-    /// Runs `body` with the object passed as a guaranteed reference, which
-    /// takes no reference count even where `body` hands it to a call the
-    /// optimizer cannot see into (an overridden method, say): what `read`
-    /// cannot promise. For the objects a thread uses on every resolve (its
-    /// producers, its snapshot of `root`, its resolution context), whose
-    /// counts every use would otherwise write: a count is a store to the
-    /// object's first line, which the allocator may have put beside another
-    /// thread's data. The caller states what keeps the object alive.
-    @inlinable
-    @inline(__always)
-    func withGuaranteed<Result>(_ body: (Object) -> Result) -> Result {
-        Unmanaged<Object>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
-    }
-
     /// A strong reference to the object (a reference count, for the slow
     /// paths that hand the object to user code or keep it).
     @inlinable

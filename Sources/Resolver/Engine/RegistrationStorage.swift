@@ -173,7 +173,7 @@ extension ResolverRegistration {
                 if given != nil {
                     return producer.factory(given.unsafelyUnwrapped)
                 }
-                return RootSnapshot.current(for: request.container, section).withGuaranteed {
+                return RootSnapshot.current(for: request.container, section).read {
                     producer.factory($0.root)
                 }
             case .other:
@@ -221,7 +221,7 @@ extension ResolverRegistration {
                 if given != nil {
                     return call(given.unsafelyUnwrapped, request.arguments)
                 }
-                return RootSnapshot.current(for: request.container, section).withGuaranteed {
+                return RootSnapshot.current(for: request.container, section).read {
                     call($0, request.arguments)
                 }
             }
@@ -371,8 +371,7 @@ extension ResolverRegistration {
         /// The calling thread's producer for `registration`, made on first
         /// use; threads numbered `producerSlots` or more share one. Unowned:
         /// the registration owns it, and the read section keeps the
-        /// registration. Call it with `withGuaranteed`, so that using it
-        /// writes nothing (no reference count).
+        /// registration.
         @inlinable
         @inline(__always)
         static func forCallingThread(_ registration: UnownedReference<ResolverRegistration>,

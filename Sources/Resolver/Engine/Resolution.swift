@@ -15,8 +15,9 @@ import CRegistry
 // reference count: the read section keeps them alive. (A strong reference
 // would be retained and released, writing a cache line every resolving
 // thread shares.) The thread's own objects (its resolution context, its
-// producers, its snapshot of `root`) are passed as guaranteed references
-// (`UnownedReference.withGuaranteed`), which write no reference count either.
+// producers, its snapshot of `root`) are used the same way; where a call the
+// optimizer cannot see into needs one of them, Swift retains it around the
+// call, a write to that object's header, which is the thread's own object.
 
 /// One resolve on its way down the path: the key, the container searched,
 /// and the arguments.
@@ -504,7 +505,7 @@ extension ResolverRegistration {
             return replacement.read { $0.factory }(resolver, request.arguments.value)
         }
         // The registration owns its producers, and the read section keeps it.
-        return Producer.forCallingThread(registration, section).withGuaranteed {
+        return Producer.forCallingThread(registration, section).read {
             $0.produceInPlace(request, given: given, section)
         }
     }

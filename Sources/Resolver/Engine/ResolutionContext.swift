@@ -111,7 +111,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     @inline(__always)
     static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
-        UnownedReference<ResolutionContext>(opaque: currentRaw).withGuaranteed(body)
+        UnownedReference<ResolutionContext>(opaque: currentRaw).read(body)
     }
 
     /// The calling thread's context.
@@ -315,10 +315,10 @@ struct GraphEntry {
 }
 
 /// A thread's own reference to the root container, so that `root` can be
-/// passed to a factory as a property of an object the thread holds through a
-/// guaranteed reference (`withGuaranteed`): with no reference count at all,
-/// where passing the root container itself would write its count, a line
-/// every resolving thread shares. Kept in the thread's reader record
+/// passed to a factory as a property of an object the thread holds: a count
+/// written for the call lands on this object, the thread's own, where passing
+/// the root container itself would write its count, a line every resolving
+/// thread shares. Kept in the thread's reader record
 /// (`crg_reader_local`); changing `root` takes every thread's snapshot away,
 /// so an idle thread keeps no replaced root alive.
 ///
@@ -341,8 +341,7 @@ final class RootSnapshot {
     /// The calling thread's snapshot of `root` (the root this resolve
     /// loaded), made if needed. Unowned: the thread's record owns it, and a
     /// snapshot taken away (a root change, or `make` below) is retired, so
-    /// the read section keeps it. Use it with `withGuaranteed`, which writes
-    /// no reference count.
+    /// the read section keeps it.
     @inlinable
     @inline(__always)
     static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> UnownedReference<RootSnapshot> {

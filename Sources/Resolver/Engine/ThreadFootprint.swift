@@ -53,17 +53,15 @@ enum ThreadFootprint {
         if let context = ResolutionContext.existing {
             regions += context.footprint
         }
-        // The snapshot of `root` (`crg_reader_local`): resolves use it through
-        // a guaranteed reference and write nothing there (what they read of
-        // it: `rootSnapshotReads`).
+        // The snapshot of `root` (`crg_reader_local`): resolves write no field
+        // of it (what they read of it: `rootSnapshotReads`).
         return regions
     }
 
     /// What the calling thread's resolves read of its own on every new
     /// instance of `registration`: the fields of its producer between the
-    /// paddings (resolves write nothing there: they call it through a
-    /// guaranteed reference, and for the shapes `produceInPlace` calls, read
-    /// nothing in its header), and the block of the producers' slots, which
+    /// paddings (resolves write no field there; for the shapes
+    /// `produceInPlace` calls, they read nothing in its header), and the block of the producers' slots, which
     /// every thread reads and none writes once its slot is filled.
     ///
     /// Another thread's writes on a line a thread reads on every resolve
