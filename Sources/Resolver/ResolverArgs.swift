@@ -26,20 +26,61 @@ extension Resolver {
             case keyed([String: Any?])
         }
 
-        /// The `args:` value as passed (an `Args` unwrapped). It is classified
-        /// only when a read needs it: the common read, `args()` of exactly the
-        /// type passed, does not.
-        @usableFromInline let raw: Any?
+        /// The `args:` value as passed (an `Args` unwrapped), when
+        /// `hasValue`; `()` otherwise. Kept unwrapped so that a read opens it
+        /// where it lies, without a copy, and classified only when a read
+        /// needs it: the common read, `args()` of exactly the type passed,
+        /// does not.
+        @usableFromInline private(set) var value: Any
+        /// Whether `args:` was a value (not nil).
+        @usableFromInline private(set) var hasValue: Bool
+
+        /// The `args:` value as passed (an `Args` unwrapped).
+        @usableFromInline
+        var raw: Any? {
+            hasValue ? value : nil
+        }
 
         /// Arguments from the `args:` of a resolve call: an `Args` is taken as
         /// is, a dictionary with `String` keys becomes keyed arguments, and
         /// anything else is the one positional argument. Apps and tests build
         /// `Args` to call a factory or a scope directly.
         public init(_ args: Any?) {
-            if let args, let nested: Args = Args.exact(args) {
-                raw = nested.raw
+            guard let args else {
+                self.init(none: ())
+                return
+            }
+            self.init(unwrapped: args)
+        }
+
+        /// No arguments.
+        init(none: ()) {
+            value = ()
+            hasValue = false
+        }
+
+        /// A value that was passed, an `Args` taken as is. (A test of the
+        /// opened type, not a cast, nor `type(of:)`: either costs more than
+        /// the rest of the call.)
+        init(unwrapped args: consuming Any) {
+            func isArgs<V>(_ value: V) -> Bool {
+                V.self == Args.self
+            }
+            value = args
+            hasValue = true
+            if isArgs(value), let nested = value as? Args {
+                self = nested
+            }
+        }
+
+        /// The arguments a resolve call passed, for a factory that takes
+        /// `Args`: the `args:` value copied once from the caller's frame;
+        /// typed arguments boxed.
+        init(_ arguments: ArgumentsPointer) {
+            if let untyped = arguments.untyped, let args = untyped.pointee {
+                self.init(unwrapped: args)
             } else {
-                raw = args
+                self.init(arguments.value)
             }
         }
 
@@ -87,7 +128,7 @@ extension Resolver {
         /// program if it is missing or not a `T`.
         @inlinable
         public func get<T>() -> T {
-            if let raw, let result: T = Args.exact(raw) {
+            if hasValue, let result: T = Args.exact(value) {
                 return result
             }
             return getSlow()

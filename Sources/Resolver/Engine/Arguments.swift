@@ -49,10 +49,19 @@ struct ArgumentsPointer {
 
     /// The typed arguments' header, if the call passed typed arguments.
     @inlinable
+    @inline(__always)
     var typed: UnsafePointer<TypedArgumentsHeader>? {
         guard let raw, UInt(bitPattern: raw) & 1 == 1 else { return nil }
         return UnsafeRawPointer(bitPattern: UInt(bitPattern: raw) & ~1).unsafelyUnwrapped
             .assumingMemoryBound(to: TypedArgumentsHeader.self)
+    }
+
+    /// The `args:` value, if the call passed one (not typed arguments).
+    @inlinable
+    @inline(__always)
+    var untyped: UnsafePointer<Any?>? {
+        guard let raw, UInt(bitPattern: raw) & 1 == 0 else { return nil }
+        return raw.assumingMemoryBound(to: Any?.self)
     }
 
     /// The arguments as an `Any?`: the `args:` value; typed arguments boxed

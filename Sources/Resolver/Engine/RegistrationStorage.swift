@@ -133,11 +133,12 @@ extension ResolverRegistration {
     /// allocator now gives another running thread for its instances, and a
     /// line that thread writes on every resolve would be fetched back on
     /// every read. So the fields sit between a `HeaderPadding` and each
-    /// subclass's closing `LinePadding`, and the two common shapes (`Plain`,
-    /// `WithResolver`) are called by their `shape`, read from the padded
-    /// fields, not through the class pointer in the object's header, whose
-    /// line is not the producer's alone. The other shapes are called through
-    /// the class (`produce`).
+    /// subclass's closing `LinePadding`, and the shapes of the common resolves
+    /// (`Plain`, `WithResolver`, `WithArguments`, `WithTypedArguments`) are
+    /// called by their `shape`, read from the padded fields, not through the
+    /// class pointer in the object's header, whose line is not the
+    /// producer's alone. The other shapes are called through the class
+    /// (`produce`).
     @usableFromInline
     class Producer {
         /// With the object's header, the 128 bytes before the fields.
@@ -151,6 +152,8 @@ extension ResolverRegistration {
         enum Shape: UInt8 {
             case plain
             case withResolver
+            case withArguments
+            case withTypedArguments
             case other
         }
 
@@ -159,7 +162,8 @@ extension ResolverRegistration {
         }
 
         /// An instance from the factory, as `produce`, reading nothing of
-        /// the producer outside its padded fields for the common shapes.
+        /// the producer outside its padded fields for the shapes of the
+        /// common resolves, which it calls without a virtual call.
         @inlinable
         @inline(__always)
         final func produceInPlace(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
@@ -176,9 +180,41 @@ extension ResolverRegistration {
                 return RootSnapshot.current(for: request.container, section).read {
                     producer.factory($0.root)
                 }
-            case .other:
+            case .withArguments, .withTypedArguments, .other:
+                // Not inlined: the resolves without arguments keep their
+                // smaller code.
+                return produceWithArguments(request, given: given, section)
+            }
+        }
+
+        /// `produceInPlace` for the shapes that take arguments (called by
+        /// their `shape`, without a virtual call), and the others.
+        @usableFromInline
+        final func produceWithArguments(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+            switch shape {
+            case .withArguments:
+                let producer = unsafeDowncast(self, to: WithArguments.self)
+                return Producer.withContainer(request, given: given, section) { producer.call($0, request.arguments) }
+            case .withTypedArguments:
+                let producer = unsafeDowncast(self, to: WithTypedArguments.self)
+                return Producer.withContainer(request, given: given, section) { producer.call($0, request.arguments) }
+            case .plain, .withResolver, .other:
                 return produce(request, given: given, section)
             }
+        }
+
+        /// `body` with the container a factory gets: `given`, else the
+        /// thread's snapshot of the root (passed without a reference count).
+        @inlinable
+        @inline(__always)
+        static func withContainer(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection,
+                                  _ body: (Resolver) -> Service?) -> Service? {
+            // Not `if let`: binding the caller's container copies it, a
+            // retain of an object every thread holds.
+            if given != nil {
+                return body(given.unsafelyUnwrapped)
+            }
+            return RootSnapshot.current(for: request.container, section).read { body($0.root) }
         }
 
         /// An instance from the factory. A factory that takes a container
@@ -216,22 +252,10 @@ extension ResolverRegistration {
         @usableFromInline
         class ContainerProducer: Producer {
             final override func produce(_ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-                // Not `if let`: binding the caller's container copies it, a
-                // retain of an object every thread holds.
-                if given != nil {
-                    return call(given.unsafelyUnwrapped, request.arguments)
-                }
-                return RootSnapshot.current(for: request.container, section).read {
-                    call($0, request.arguments)
-                }
+                Producer.withContainer(request, given: given, section) { call($0, request.arguments) }
             }
 
-            /// The snapshot's root, passed without a reference count. (Not a
-            /// closure over the snapshot: capturing it would retain it.)
-            final func call(_ snapshot: RootSnapshot, _ arguments: ArgumentsPointer) -> Service? {
-                call(snapshot.root, arguments)
-            }
-
+            @usableFromInline
             func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
                 preconditionFailure("ContainerProducer is abstract")
             }
@@ -252,17 +276,18 @@ extension ResolverRegistration {
             }
         }
 
+        @usableFromInline
         final class WithArguments: ContainerProducer {
             let factory: ResolverFactoryArgumentsN<Service>
             let trailingPadding = LinePadding()
 
             init(_ factory: @escaping ResolverFactoryArgumentsN<Service>) {
                 self.factory = factory
-                super.init(shape: .other)
+                super.init(shape: .withArguments)
             }
 
             override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-                factory(resolver, Resolver.Args(arguments.value))
+                factory(resolver, Resolver.Args(arguments))
             }
         }
 

@@ -144,6 +144,7 @@ extension ResolverRegistration {
 extension ResolverRegistration.Producer {
     /// A plain factory of typed arguments: reads the values from the call's
     /// frame once it has checked their list.
+    @usableFromInline
     final class WithTypedArguments: ContainerProducer {
         let factory: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
         let types: Any.Type
@@ -157,7 +158,7 @@ extension ResolverRegistration.Producer {
             self.types = types
             identity = ObjectIdentifier(types)
             self.name = name
-            super.init(shape: .other)
+            super.init(shape: .withTypedArguments)
         }
 
         override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
