@@ -8,7 +8,7 @@ extension ResolverTests {
     /// common cache line, nor on a line the other reads (DESIGN.md, "Why it
     /// scales"): everything a resolve writes that is its thread's own
     /// (`ThreadFootprint`: the reader record, the thread cache, the
-    /// resolution context and its buffers) and everything of its own it
+    /// resolution state and its buffers) and everything of its own it
     /// reads on every new instance (its producers, the producers' slots,
     /// its snapshot of `root`) lies on 64-byte lines, and on x86 128-byte
     /// line pairs (the adjacent-line prefetcher fetches both halves), that no

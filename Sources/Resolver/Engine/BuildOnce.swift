@@ -305,11 +305,11 @@ extension ResolverScope {
             case .again:
                 continue
             case .cycle:
-                context.reportCycle(closingWith: UnownedReference(registration).opaque)
+                context.state.reportCycle(closingWith: UnownedReference(registration).opaque)
             case .failure(let message, let kind):
                 resolverFailure(message, kind: kind)
             case .build(let flight):
-                let service = ResolverRegistration.produce(UnownedReference(registration), context, request,
+                let service = ResolverRegistration.produce(UnownedReference(registration), context.state, request,
                                                            given: given, section)
                 registry.withLock {
                     context.noteBuildEndedLocked(flight)

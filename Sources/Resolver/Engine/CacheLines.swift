@@ -42,7 +42,7 @@ enum CacheLines {
 }
 
 /// A growable array of one thread's, in memory from `CacheLines`: the
-/// resolution context's graph instances. Not copy-on-write and not
+/// resolution state's graph instances. Not copy-on-write and not
 /// reference counted: one owner, which deallocates it.
 @frozen
 @usableFromInline

@@ -106,7 +106,7 @@ extension ResolverRegistration {
         withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, name) { key in
                 ReadSection.run { section in
-                    ResolverRegistration.produce(UnownedReference(self), ResolutionContext.current,
+                    ResolverRegistration.produce(UnownedReference(self), ResolutionContext.currentState,
                                                  ResolveRequest(key, from: UnownedReference(resolver), arguments),
                                                  given: resolver, section)
                 }

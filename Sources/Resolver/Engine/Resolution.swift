@@ -14,10 +14,11 @@ import CRegistry
 // handled as `UnownedReference`s and read one field at a time, taking no
 // reference count: the read section keeps them alive. (A strong reference
 // would be retained and released, writing a cache line every resolving
-// thread shares.) The thread's own objects (its resolution context, its
-// producers, its snapshot of `root`) are used the same way; where a call the
-// optimizer cannot see into needs one of them, Swift retains it around the
-// call, a write to that object's header, which is the thread's own object.
+// thread shares.) The thread's own stack and graph are reached by pointer
+// (`ThreadResolution`); its own objects (its producers, its snapshot of
+// `root`) are used like the shared ones, and where a call the optimizer
+// cannot see into needs one of them, Swift retains it around the call, a
+// write to that object's header, which is the thread's own object.
 
 /// One resolve on its way down the path: the key, the container searched,
 /// and the arguments.
@@ -464,9 +465,9 @@ extension ResolverRegistration {
         case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, given: given, section)
         case .newInstance:
-            return ResolutionContext.withCurrent { produce(registration, $0, request, given: given, section) }
+            return produce(registration, ResolutionContext.currentState, request, given: given, section)
         case .perResolution:
-            return ResolutionContext.withCurrent { produceInGraph(registration, $0, request, given: given, section) }
+            return produceInGraph(registration, ResolutionContext.currentState, request, given: given, section)
         case .containerCache, .delegate:
             return resolveThroughCustomScope(registration, scope, request, given: given)
         }
@@ -476,7 +477,7 @@ extension ResolverRegistration {
     /// or a new one, remembered for the rest of it.
     @inlinable
     @inline(__always)
-    static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
+    static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
                                _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
         if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
@@ -496,7 +497,7 @@ extension ResolverRegistration {
     /// (`Producer`), or the one `update(factory:)` installed.
     @inlinable
     @inline(__always)
-    static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ResolutionContext,
+    static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
                         _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
         context.enter(registration.opaque, withArguments: !request.arguments.isNone)
         defer { context.leave() }

@@ -2,56 +2,25 @@ import CRegistry
 
 /// What one thread is in the middle of resolving.
 ///
-/// - `stack`: the registrations whose factories are running on this thread,
-///   outermost first. A registration entering while already on the stack is a
-///   dependency cycle (reported with the chain instead of overflowing the
-///   stack), unless it is resolved with arguments: a factory that resolves
-///   its own type with other arguments (building a tree level by level, say)
-///   is recursion that ends, as the original allows; runaway recursion is
-///   still stopped, at `maximumDepth`. The stack being non-empty means a
-///   top-level resolution is in progress.
-/// - `graph`: the `.graph`-scoped instances made during the current top-level
-///   resolution, so a dependency needed twice is made once. It belongs to this
-///   thread, so two threads resolving at once never share graph instances. It
-///   is emptied when the outermost factory returns.
+/// - `written`: the stack of registrations whose factories are running on
+///   this thread and the graph of this resolution (`ResolutionState`).
 /// - `waitingFor`: the in-flight cached build this thread is waiting for, read
 ///   by other threads (under the registry mutex) to detect cycles that cross
 ///   threads.
 ///
-/// Only the owning thread touches `stack` and `graph`, so they need no lock;
-/// `waitingFor` is guarded by the mutex. Stack entries are unretained: a
-/// registration on the stack is running inside this thread's read section,
-/// which keeps it alive.
-///
-/// What every resolve writes (the stack, its count, the graph) is on cache
-/// lines no other thread's state shares (`CacheLines.swift`): those fields
-/// sit between two paddings, the buffers come from `CacheLines`, and the
-/// resolve path uses the context through `withCurrent`, which writes no
-/// reference count (the object's header may share a line with whatever the
-/// allocator put before it).
+/// What every resolve writes (the stack, its count, the graph) is a
+/// `ResolutionState` in a block of its own (`CacheLines.swift`: no other
+/// allocation shares its lines), which the resolve path reaches through a
+/// pointer (`ThreadResolution`): it writes no reference count, neither this
+/// object's nor any other, for the state of its thread.
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
     // Only the owning thread touches these (`waitingFor`: under the registry
     // mutex), so dynamic exclusivity checks would only repeat what that
     // ownership already ensures.
 
-    /// With the object's header, the 128 bytes before the written fields.
-    @usableFromInline let headerPadding = HeaderPadding()
-
-    // Written by resolves: from `stack` to `releasingGraph`.
-    /// `stackCount` registrations, outermost first, in a buffer of `stackCapacity`.
-    @exclusivity(unchecked) @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>
-    @exclusivity(unchecked) @usableFromInline var stackCount = 0
-    @exclusivity(unchecked) @usableFromInline var stackCapacity = 16
-    /// Each entry owns one reference to its object.
-    @exclusivity(unchecked) @usableFromInline var graph: PaddedBuffer<GraphEntry>
-    /// The previous resolution's graph storage, kept to be reused.
-    @exclusivity(unchecked) var spareGraph: PaddedBuffer<GraphEntry>
-    /// True while a finished resolution's instances are being released.
-    @exclusivity(unchecked) var releasingGraph = false
-
-    /// The 128 bytes after them.
-    @usableFromInline let trailingPadding = LinePadding()
+    /// What resolves write, owned by this context.
+    @usableFromInline let written: UnsafeMutablePointer<ResolutionState>
 
     @exclusivity(unchecked) var waitingFor: Flight?
     /// The verification this thread works for (a verification's own threads
@@ -82,16 +51,19 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline static let maximumDepth = 512
 
     init() {
-        stack = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity)
-        graph = PaddedBuffer(capacity: 16)
-        spareGraph = PaddedBuffer(capacity: 16)
+        written = CacheLines.allocate(ResolutionState.self, capacity: 1)
+        written.initialize(to: ResolutionState())
     }
 
     deinit {
-        CacheLines.deallocate(stack)
-        for index in 0..<graph.count { graph[index].object.release() }
-        graph.deallocate()
-        spareGraph.deallocate()
+        written.pointee.releaseAll()
+        written.deinitialize(count: 1)
+        CacheLines.deallocate(written)
+    }
+
+    /// This context's stack and graph.
+    var state: ThreadResolution {
+        ThreadResolution(written)
     }
 
     /// The calling thread's context, without reference counting: the
@@ -105,13 +77,12 @@ final class ResolutionContext: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// Runs `body` with the calling thread's context, passed without a
-    /// reference count (the resolve path: it writes nothing but the fields
-    /// between the paddings).
+    /// The calling thread's stack and graph (the resolve path): a field
+    /// read, no reference count.
     @inlinable
     @inline(__always)
-    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
-        UnownedReference<ResolutionContext>(opaque: currentRaw).read(body)
+    static var currentState: ThreadResolution {
+        ThreadResolution(UnownedReference<ResolutionContext>(opaque: currentRaw).read { $0.written })
     }
 
     /// The calling thread's context.
@@ -127,8 +98,18 @@ final class ResolutionContext: @unchecked Sendable {
 
     /// The registration whose factory is running innermost on this thread.
     var innermostRegistration: RegistrationDescribing? {
-        guard stackCount > 0 else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(stack[stackCount - 1]).takeUnretainedValue() as? RegistrationDescribing
+        state.innermostRegistration
+    }
+
+    /// The services on this thread's stack, outermost first, for messages.
+    var chainDescription: [String] {
+        state.chainDescription
+    }
+
+    /// The registrations on this thread's stack, outermost first, for the
+    /// places a message names (`registeredAtLine`).
+    var chainRegistrations: [RegistrationDescribing] {
+        state.chainRegistrations
     }
 
     @usableFromInline
@@ -138,18 +119,78 @@ final class ResolutionContext: @unchecked Sendable {
         crg_thread_set_object(context, releaseRetainedObject)
         return context
     }
+}
+
+/// What a thread's resolves write: its context's stack and graph.
+///
+/// - `stack`: the registrations whose factories are running on this thread,
+///   outermost first. A registration entering while already on the stack is a
+///   dependency cycle (reported with the chain instead of overflowing the
+///   stack), unless it is resolved with arguments: a factory that resolves
+///   its own type with other arguments (building a tree level by level, say)
+///   is recursion that ends, as the original allows; runaway recursion is
+///   still stopped, at `maximumDepth`. The stack being non-empty means a
+///   top-level resolution is in progress.
+/// - `graph`: the `.graph`-scoped instances made during the current top-level
+///   resolution, so a dependency needed twice is made once. It belongs to this
+///   thread, so two threads resolving at once never share graph instances. It
+///   is emptied when the outermost factory returns.
+///
+/// Only the owning thread touches it, so it needs no lock. Stack entries are
+/// unretained: a registration on the stack is running inside this thread's
+/// read section, which keeps it alive.
+@usableFromInline
+struct ResolutionState {
+    /// `stackCount` registrations, outermost first, in a buffer of `stackCapacity`.
+    @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    @usableFromInline var stackCount = 0
+    @usableFromInline var stackCapacity = 16
+    /// Each entry owns one reference to its object.
+    @usableFromInline var graph: PaddedBuffer<GraphEntry>
+    /// The previous resolution's graph storage, kept to be reused.
+    var spareGraph: PaddedBuffer<GraphEntry>
+    /// True while a finished resolution's instances are being released.
+    var releasingGraph = false
+
+    init() {
+        stack = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity)
+        graph = PaddedBuffer(capacity: 16)
+        spareGraph = PaddedBuffer(capacity: 16)
+    }
+
+    /// Releases what it owns (its thread has ended).
+    mutating func releaseAll() {
+        CacheLines.deallocate(stack)
+        for index in 0..<graph.count { graph[index].object.release() }
+        graph.deallocate()
+        spareGraph.deallocate()
+    }
+}
+
+/// A thread's `ResolutionState`, by pointer: what the resolve path uses.
+/// The thread's context owns the state and lives as long as the thread.
+@frozen
+@usableFromInline
+struct ThreadResolution {
+    @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
+
+    @inlinable
+    @inline(__always)
+    init(_ state: UnsafeMutablePointer<ResolutionState>) {
+        self.state = state
+    }
 
     /// True while a factory is running on this thread.
     @inlinable
     var isResolving: Bool {
-        stackCount > 0
+        state.pointee.stackCount > 0
     }
 
     /// Whether this resolution has made graph-scope instances yet (a
     /// resolution's first ones need no search).
     @inlinable
     var hasGraphInstances: Bool {
-        !graph.isEmpty
+        !state.pointee.graph.isEmpty
     }
 
     /// Pushes the registration at `entry`, stopping the program if it is
@@ -158,16 +199,18 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func enter(_ entry: UnsafeMutableRawPointer, withArguments: Bool) {
+        let stack = state.pointee.stack
+        let count = state.pointee.stackCount
         if !withArguments {
-            for index in 0..<stackCount where stack[index] == entry {
+            for index in 0..<count where stack[index] == entry {
                 reportCycle(closingWith: entry)
             }
         }
-        if stackCount == stackCapacity {
+        if count == state.pointee.stackCapacity {
             growStack(for: entry)
         }
-        stack[stackCount] = entry
-        stackCount += 1
+        state.pointee.stack[count] = entry
+        state.pointee.stackCount = count + 1
     }
 
     /// Pops the innermost registration; ends the top-level resolution (and
@@ -175,8 +218,8 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func leave() {
-        stackCount -= 1
-        if stackCount == 0 && !graph.isEmpty {
+        state.pointee.stackCount -= 1
+        if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty {
             endResolution()
         }
     }
@@ -185,14 +228,14 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     func growStack(for registration: UnsafeMutableRawPointer) {
-        if stackCapacity >= ResolutionContext.maximumDepth {
+        if state.pointee.stackCapacity >= ResolutionContext.maximumDepth {
             reportRunawayDepth(at: registration)
         }
-        let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity * 2)
-        larger.moveInitialize(from: stack, count: stackCount)
-        CacheLines.deallocate(stack)
-        stack = larger
-        stackCapacity *= 2
+        let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: state.pointee.stackCapacity * 2)
+        larger.moveInitialize(from: state.pointee.stack, count: state.pointee.stackCount)
+        CacheLines.deallocate(state.pointee.stack)
+        state.pointee.stack = larger
+        state.pointee.stackCapacity *= 2
     }
 
     /// Releases the graph's instances. They are moved out first, so that a
@@ -201,20 +244,23 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     func endResolution() {
-        if releasingGraph {
+        if state.pointee.releasingGraph {
             // A deinit run by the release below resolved and finished a
             // resolution of its own: release that one without reuse.
             var finished = PaddedBuffer<GraphEntry>()
-            swap(&finished, &graph)
+            swap(&finished, &state.pointee.graph)
             for index in 0..<finished.count { finished[index].object.release() }
             finished.deallocate()
             return
         }
-        releasingGraph = true
-        swap(&spareGraph, &graph)
-        for index in 0..<spareGraph.count { spareGraph[index].object.release() }
-        spareGraph.removeAll()
-        releasingGraph = false
+        state.pointee.releasingGraph = true
+        swap(&state.pointee.spareGraph, &state.pointee.graph)
+        // Not through `state.pointee` while releasing: a deinit may resolve,
+        // and write the graph (above) while this loop reads the spare.
+        let spare = state.pointee.spareGraph
+        for index in 0..<spare.count { spare[index].object.release() }
+        state.pointee.spareGraph.removeAll()
+        state.pointee.releasingGraph = false
     }
 
     /// The graph instance made in this resolution for the key of
@@ -224,6 +270,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     func graphInstance<Service>(of registration: UnownedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
+        let graph = state.pointee.graph
         for index in 0..<graph.count where graph[index].typeID == typeID {
             let made = graph[index].registration
             if made == registration.opaque || GraphEntry.sameName(made, registration) {
@@ -242,18 +289,24 @@ final class ResolutionContext: @unchecked Sendable {
         guard let object = ValueStorage.retainedGraphObject(for: service) else {
             return
         }
-        graph.append(GraphEntry(typeID: typeID, registration: registration.opaque, object: object))
+        state.pointee.graph.append(GraphEntry(typeID: typeID, registration: registration.opaque, object: object))
+    }
+
+    /// The registration whose factory is running innermost on this thread.
+    var innermostRegistration: RegistrationDescribing? {
+        let count = state.pointee.stackCount
+        guard count > 0 else { return nil }
+        return describing(state.pointee.stack[count - 1])
     }
 
     /// The services on this thread's stack, outermost first, for messages.
     var chainDescription: [String] {
-        (0..<stackCount).map { describeEntry(stack[$0]) }
+        (0..<state.pointee.stackCount).map { describeEntry(state.pointee.stack[$0]) }
     }
 
-    /// The registrations on this thread's stack, outermost first, for the
-    /// places a message names (`registeredAtLine`).
+    /// The registrations on this thread's stack, outermost first.
     var chainRegistrations: [RegistrationDescribing] {
-        (0..<stackCount).compactMap { describing(stack[$0]) }
+        (0..<state.pointee.stackCount).compactMap { describing(state.pointee.stack[$0]) }
     }
 
     private func describing(_ entry: UnsafeMutableRawPointer) -> RegistrationDescribing? {
@@ -267,9 +320,11 @@ final class ResolutionContext: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
-        let start = (0..<stackCount).first { stack[$0] == entry } ?? 0
-        let chain = (start..<stackCount).map { describeEntry(stack[$0]) } + [describeEntry(entry)]
-        let places = registeredAtLine((start..<stackCount).compactMap { describing(stack[$0]) })
+        let stack = state.pointee.stack
+        let count = state.pointee.stackCount
+        let start = (0..<count).first { stack[$0] == entry } ?? 0
+        let chain = (start..<count).map { describeEntry(stack[$0]) } + [describeEntry(entry)]
+        let places = registeredAtLine((start..<count).compactMap { describing(stack[$0]) })
         resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference." + places,
                         kind: .cycle)
     }

@@ -39,7 +39,7 @@ enum ThreadFootprint {
     }
 
     /// The calling thread's reader record, its cache of cached instances,
-    /// its resolution context with the context's buffers, and its snapshot
+    /// its resolution state with the state's buffers, and its snapshot
     /// of `root`, as far as it has each.
     static func current() -> [Region] {
         var regions: [Region] = []
@@ -114,18 +114,15 @@ enum ThreadFootprint {
 }
 
 extension ResolutionContext {
-    /// The context's written fields (from `stack` to `releasingGraph`, not its
-    /// header: see `withCurrent`) and the buffers it writes while resolving.
+    /// The context's written state (`ResolutionState`, not the object: see
+    /// `currentState`) and the buffers it writes while resolving.
     var footprint: [ThreadFootprint.Region] {
-        let object = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
-        let first = withUnsafeMutablePointer(to: &stack) { UInt(bitPattern: $0) }
-        let last = withUnsafeMutablePointer(to: &releasingGraph) { UInt(bitPattern: $0) }
-        var regions = [ThreadFootprint.Region(what: "resolution context's written fields", start: first,
-                                              size: Int(last - first) + MemoryLayout<Bool>.size,
-                                              allocation: (object, Int(crg_allocation_size(UnsafeRawPointer(bitPattern: object)!)))),
-                       ThreadFootprint.heapBlock("resolution stack", stack,
-                                                 size: stackCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride)]
-        for (what, buffer) in [("graph", graph), ("spare graph", spareGraph)] {
+        let written = self.written.pointee
+        var regions = [ThreadFootprint.heapBlock("resolution state", self.written,
+                                                 size: MemoryLayout<ResolutionState>.size),
+                       ThreadFootprint.heapBlock("resolution stack", written.stack,
+                                                 size: written.stackCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride)]
+        for (what, buffer) in [("graph", written.graph), ("spare graph", written.spareGraph)] {
             if let base = buffer.base {
                 regions.append(ThreadFootprint.heapBlock(what, base, size: buffer.capacity * MemoryLayout<GraphEntry>.stride))
             }
