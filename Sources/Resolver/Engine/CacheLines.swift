@@ -14,10 +14,10 @@
 // Swift cannot over-align a class (nor a struct, past 16 bytes), so:
 // buffers come from `CacheLines.allocate` (128-byte aligned, a multiple of
 // 128 bytes long); an object's written fields sit between a
-// `HeaderPadding` and a `LinePadding`. The header, with the reference count
-// Swift writes where a call needs the object retained, stays on the line the
-// allocator put it on: the one place a thread's own object may still share a
-// line with another allocation.
+// `HeaderPadding` and a `LinePadding`, and the object itself, whose header
+// holds the reference count Swift writes where a call needs the object
+// retained, is made until it starts a 128-byte block (`lineAligned`), where
+// the allocator allows it.
 
 /// Allocation of buffers that no other allocation shares a line with.
 @usableFromInline
@@ -38,6 +38,72 @@ enum CacheLines {
     @usableFromInline
     static func deallocate<Element>(_ pointer: UnsafeMutablePointer<Element>) {
         UnsafeMutableRawPointer(pointer).deallocate()
+    }
+}
+
+extension CacheLines {
+    /// An object from `make` whose header starts a 128-byte block, so that
+    /// the reference count Swift writes in it shares its line with no
+    /// other allocation: a thread's own object that a resolve retains (its
+    /// producers, its root snapshot). Swift cannot over-align a class, so
+    /// this asks the allocator again, keeping what it gave until one
+    /// lands. Blocks of one size taken in a row sit a fixed distance apart,
+    /// which may skip every aligned address (288-byte blocks step by 32
+    /// from an address 16 past one): a small block between two attempts,
+    /// 48 and 32 bytes in turn, moves the next one, so that sixteen
+    /// attempts from fresh memory reach every 16-byte offset whatever the
+    /// object's size (two steps add twice its size and 80 bytes, an odd
+    /// number of 16-byte units). Gives up after `attempts` and returns the
+    /// last one made (aligned or not).
+    static func lineAligned<Object: AnyObject>(attempts: Int = 256, _ make: () -> Object) -> Object {
+        guard objectsCanStartLines else {
+            return make()
+        }
+        return alignedAttempts(attempts, make)
+    }
+
+    private static func alignedAttempts<Object: AnyObject>(_ attempts: Int, _ make: () -> Object) -> Object {
+        var discarded: [AnyObject] = []
+        discarded.reserveCapacity(2 * attempts)
+        for attempt in 1...attempts {
+            let object = make()
+            if isLineAligned(object) || attempt == attempts {
+                return object
+            }
+            discarded.append(object)
+            discarded.append(attempt % 2 == 0 ? Spacer() : SmallSpacer())
+        }
+        return make()
+    }
+
+    /// Whether this process's allocator gives blocks of one size at
+    /// varying offsets within 128 bytes, so that `lineAligned` finds one
+    /// that starts a block: asked once, with an object of a producer's
+    /// size. glibc's and Darwin's do; the sanitizers' allocators serve each
+    /// size class at one offset, and there objects keep the place they get.
+    static let objectsCanStartLines: Bool = isLineAligned(alignedAttempts(256) { Probe() })
+
+    /// Whether `object` starts a 128-byte block.
+    static func isLineAligned(_ object: AnyObject) -> Bool {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) % UInt(size) == 0
+    }
+
+    /// A 48-byte block (a 16-byte header and three words) that moves the
+    /// allocator's next one.
+    private final class Spacer {
+        let words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    }
+
+    /// A 32-byte block (a 16-byte header and one word).
+    private final class SmallSpacer {
+        let word: UInt64 = 0
+    }
+
+    /// An object of a producer's size, for `objectsCanStartLines`.
+    private final class Probe {
+        let headerPadding = HeaderPadding()
+        let fields: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let trailingPadding = LinePadding()
     }
 }
 

@@ -133,12 +133,15 @@ extension ResolverRegistration {
     /// allocator now gives another running thread for its instances, and a
     /// line that thread writes on every resolve would be fetched back on
     /// every read. So the fields sit between a `HeaderPadding` and each
-    /// subclass's closing `LinePadding`, and the shapes of the common resolves
-    /// (`Plain`, `WithResolver`, `WithArguments`, `WithTypedArguments`) are
-    /// called by their `shape`, read from the padded fields, not through the
-    /// class pointer in the object's header, whose line is not the
-    /// producer's alone. The other shapes are called through the class
-    /// (`produce`).
+    /// subclass's closing `LinePadding`, the object is made to start a
+    /// 128-byte block where the allocator allows (`CacheLines.lineAligned`:
+    /// a resolve retains its producer around the factory's call, a write to
+    /// the header), and the shapes of the common resolves (`Plain`,
+    /// `WithResolver`, `WithArguments`, `WithTypedArguments`) are called by
+    /// their `shape`, read from the padded fields, not through the class
+    /// pointer in the header, which may not be the producer's alone where
+    /// the allocator cannot place it. The other shapes are called through
+    /// the class (`produce`).
     @usableFromInline
     class Producer {
         /// With the object's header, the 128 bytes before the fields.
@@ -226,11 +229,13 @@ extension ResolverRegistration {
 
         /// A producer for the factory of `registration`.
         static func make(for registration: ResolverRegistration) -> Producer {
-            let producer = registration.factory.makeProducer(name: registration.name)
-            guard registration.registeredOnMainActor, registration.isolation == .none else {
-                return producer
+            CacheLines.lineAligned {
+                let producer = registration.factory.makeProducer(name: registration.name)
+                guard registration.registeredOnMainActor, registration.isolation == .none else {
+                    return producer
+                }
+                return LeavingMainActorCheck(producer, registration)
             }
-            return LeavingMainActorCheck(producer, registration)
         }
 
         @usableFromInline

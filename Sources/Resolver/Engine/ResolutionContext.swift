@@ -380,7 +380,8 @@ struct GraphEntry {
 /// A resolve reads `root` here on every factory call that takes a container:
 /// the field sits between paddings (`CacheLines.swift`), on lines no other
 /// allocation shares, and the class is final, so reading it reads nothing in
-/// the header.
+/// the header; the count written for the call lands in the header, which
+/// starts a 128-byte block where the allocator allows (`CacheLines.lineAligned`).
 @usableFromInline
 final class RootSnapshot {
     /// With the object's header, the 128 bytes before `root`.
@@ -419,7 +420,7 @@ final class RootSnapshot {
     @usableFromInline
     @inline(never)
     static func make(for root: UnownedReference<Resolver>) -> UnownedReference<RootSnapshot> {
-        let snapshot = UnownedReference.retaining(RootSnapshot(root.object))
+        let snapshot = UnownedReference.retaining(CacheLines.lineAligned { RootSnapshot(root.object) })
         crg_reader_set_local(snapshot.opaque, releaseRetainedObject)
         // A root changed since this resolve loaded `root` may have swept the
         // snapshots before ours went in: then take ours back out (retired:

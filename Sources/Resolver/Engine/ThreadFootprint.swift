@@ -92,17 +92,22 @@ enum ThreadFootprint {
         return [paddedFields("root snapshot", raw)]
     }
 
-    /// The bytes of the object at `object` between its `HeaderPadding` and
-    /// its closing `LinePadding`, as far as the allocation tells: from 128
-    /// bytes in to 128 bytes before the allocation's end (which may lie a
-    /// few bytes past the instance's: the allocator rounds up, so the region
-    /// can only be larger than the fields). Without the paddings it is
-    /// empty or negative in size, which `ThreadFootprintTests` rejects.
+    /// The bytes of the object at `object` a resolve touches: its header
+    /// (with the reference count Swift writes when a call needs the object
+    /// retained) and its fields, up to its closing `LinePadding`, as far as
+    /// the allocation tells: to 128 bytes before the allocation's end (which
+    /// may lie a few bytes past the instance's: the allocator rounds up, so
+    /// the region can only be larger than the fields). It owns its lines
+    /// when the object starts a 128-byte block (`CacheLines.lineAligned`)
+    /// and ends with its padding. Where the allocator cannot place objects
+    /// (`CacheLines.objectsCanStartLines` false: the sanitizers'), the
+    /// fields alone, from 128 bytes in: the header stays on the line the
+    /// allocator gave it.
     static func paddedFields(_ what: String, _ object: UnsafeRawPointer) -> Region {
         let start = UInt(bitPattern: object)
         let allocationSize = Int(crg_allocation_size(object))
-        return Region(what: what, start: start + UInt(CacheLines.size),
-                      size: allocationSize - 2 * CacheLines.size,
+        let skipped = CacheLines.objectsCanStartLines ? 0 : CacheLines.size
+        return Region(what: what, start: start + UInt(skipped), size: allocationSize - CacheLines.size - skipped,
                       allocation: (start, allocationSize))
     }
 
