@@ -54,26 +54,28 @@ extension CacheLines {
     /// attempts from fresh memory reach every 16-byte offset whatever the
     /// object's size (two steps add twice its size and 80 bytes, an odd
     /// number of 16-byte units). Gives up after `attempts` and returns the
-    /// last one made (aligned or not).
-    static func lineAligned<Object: AnyObject>(attempts: Int = 256, _ make: () -> Object) -> Object {
-        guard objectsCanStartLines else {
-            return make()
-        }
-        return alignedAttempts(attempts, make)
+    /// last one made.
+    static func lineAligned<Object: AnyObject>(_ make: () -> Object) -> Object {
+        objectsCanStartLines ? alignedAttempts(make) : make()
     }
 
-    private static func alignedAttempts<Object: AnyObject>(_ attempts: Int, _ make: () -> Object) -> Object {
+    /// How many objects `lineAligned` makes at most.
+    private static let attempts = 256
+
+    private static func alignedAttempts<Object: AnyObject>(_ make: () -> Object) -> Object {
         var discarded: [AnyObject] = []
-        discarded.reserveCapacity(2 * attempts)
-        for attempt in 1...attempts {
-            let object = make()
-            if isLineAligned(object) || attempt == attempts {
-                return object
-            }
+        var object = make()
+        var made = 1
+        while !isLineAligned(object) && made < attempts {
             discarded.append(object)
-            discarded.append(attempt % 2 == 0 ? Spacer() : SmallSpacer())
+            discarded.append(made % 2 == 0 ? Spacer() : SmallSpacer())
+            object = make()
+            made += 1
         }
-        return make()
+        // Kept until the last one is made: freed earlier, their blocks
+        // would come back.
+        withExtendedLifetime(discarded) {}
+        return object
     }
 
     /// Whether this process's allocator gives blocks of one size at
@@ -81,7 +83,7 @@ extension CacheLines {
     /// that starts a block: asked once, with an object of a producer's
     /// size. glibc's and Darwin's do; the sanitizers' allocators serve each
     /// size class at one offset, and there objects keep the place they get.
-    static let objectsCanStartLines: Bool = isLineAligned(alignedAttempts(256) { Probe() })
+    static let objectsCanStartLines: Bool = isLineAligned(alignedAttempts { Probe() })
 
     /// Whether `object` starts a 128-byte block.
     static func isLineAligned(_ object: AnyObject) -> Bool {

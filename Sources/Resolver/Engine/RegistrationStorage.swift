@@ -175,14 +175,7 @@ extension ResolverRegistration {
                 return unsafeDowncast(self, to: Plain.self).factory()
             case .withResolver:
                 let producer = unsafeDowncast(self, to: WithResolver.self)
-                // Not `if let`: binding the caller's container copies it, a
-                // retain of an object every thread holds.
-                if given != nil {
-                    return producer.factory(given.unsafelyUnwrapped)
-                }
-                return RootSnapshot.current(for: request.container, section).read {
-                    producer.factory($0.root)
-                }
+                return Producer.withContainer(request, given: given, section) { producer.factory($0) }
             case .withArguments, .withTypedArguments, .other:
                 // Not inlined: the resolves without arguments keep their
                 // smaller code.

@@ -255,8 +255,8 @@ struct ThreadResolution {
         }
         state.pointee.releasingGraph = true
         swap(&state.pointee.spareGraph, &state.pointee.graph)
-        // Not through `state.pointee` while releasing: a deinit may resolve,
-        // and write the graph (above) while this loop reads the spare.
+        // A copy of the spare's pointer and count: a deinit the loop runs
+        // may resolve, and change the state (its graph) meanwhile.
         let spare = state.pointee.spareGraph
         for index in 0..<spare.count { spare[index].object.release() }
         state.pointee.spareGraph.removeAll()

@@ -59,10 +59,11 @@ enum ThreadFootprint {
     }
 
     /// What the calling thread's resolves read of its own on every new
-    /// instance of `registration`: the fields of its producer between the
-    /// paddings (resolves write no field there; for the shapes
-    /// `produceInPlace` calls, they read nothing in its header), and the block of the producers' slots, which
-    /// every thread reads and none writes once its slot is filled.
+    /// instance of `registration`: its producer (`paddedFields`: the fields,
+    /// which resolves only read, and the header, where Swift writes the
+    /// count of a call that needs the producer retained), and the block of
+    /// the producers' slots, which every thread reads and none writes once
+    /// its slot is filled.
     ///
     /// Another thread's writes on a line a thread reads on every resolve
     /// move that line between the cores as surely as writes from both
