@@ -318,7 +318,8 @@ bench-scaling: deps bench-deps
 # README's "two threads resolve twice as much as one", checked as a user would:
 # Benchmarks/Sources/ScalingRuns (the public API only; fresh threads for every
 # measurement) RUNS times, each run a process of its own, and a table of the gains
-# at 2 threads with the verdict "every run >= 0.9x the construct floor's gain".
+# at 2 threads with the verdict "every run >= 0.9x the gain of the construct floor
+# measured beside each resolve" (and the same against the floor's own place).
 # Before each run it waits (up to 10 minutes) for the CPUs to be idle and no
 # compiler, linker or valgrind to run. SCALING_ORDER=unique,construct,... chooses
 # the scenarios' order (default: the cached singleton first). BASE=<commit> also
