@@ -101,8 +101,18 @@ def floor_for(gains, name, beside=True):
 
 
 def lowest_ratio(gains, beside=True):
-    ratios = [gains[n] / floor_for(gains, n, beside) for n in CHECKED if n in gains and floor_for(gains, n, beside)]
+    ratios = [gains[n] / floor for n in CHECKED if n in gains for floor in [floor_for(gains, n, beside)] if floor]
     return min(ratios) if ratios else None
+
+
+def ratio_text(value):
+    return f"{value:.2f}" if value is not None else "nan"
+
+
+def summary(lowests, ratio):
+    """How many runs' lowest ratios reach `ratio`, and the lowest of all."""
+    known = [x for x in lowests if x is not None]
+    return sum(x >= ratio for x in known), (min(known) if known else None)
 
 
 def print_table(label, rows, names, ratio):
@@ -113,19 +123,12 @@ def print_table(label, rows, names, ratio):
     print("| run | load | busy before | " + " | ".join(shown)
           + " | floors beside | lowest ÷ floor beside | lowest ÷ construct | ok |")
     print("|---:|---:|---:|" + "---:|" * len(shown) + "---:|---:|---:|:---:|")
-    passed = passed_construct = 0
-    lowest_overall = lowest_construct_overall = None
+    lowests, lowests_construct = [], []
     for run, load, busy, building, gains in rows:
         lowest = lowest_ratio(gains)
         lowest_construct = lowest_ratio(gains, beside=False)
-        ok = lowest is not None and lowest >= ratio
-        passed += ok
-        passed_construct += lowest_construct is not None and lowest_construct >= ratio
-        if lowest is not None:
-            lowest_overall = lowest if lowest_overall is None else min(lowest_overall, lowest)
-        if lowest_construct is not None:
-            lowest_construct_overall = (lowest_construct if lowest_construct_overall is None
-                                        else min(lowest_construct_overall, lowest_construct))
+        lowests.append(lowest)
+        lowests_construct.append(lowest_construct)
         cells = []
         for n in shown:
             cell = f"{gains[n]:.2f}"
@@ -136,22 +139,21 @@ def print_table(label, rows, names, ratio):
         besides = [gains[f"{n}_floor"] for n in CHECKED if f"{n}_floor" in gains]
         besides_cell = f"{min(besides):.2f}–{max(besides):.2f}" if besides else "—"
         busy_cell = "?" if busy is None else f"{busy * 100:.0f}%"
-        nan = float("nan")
+        ok = lowest is not None and lowest >= ratio
         print(f"| {run} | {load}{'*' if building else ''} | {busy_cell} | " + " | ".join(cells)
-              + f" | {besides_cell} | {lowest if lowest is not None else nan:.2f}"
-              + f" | {lowest_construct if lowest_construct is not None else nan:.2f} | {'yes' if ok else 'NO'} |")
+              + f" | {besides_cell} | {ratio_text(lowest)} | {ratio_text(lowest_construct)} | {'yes' if ok else 'NO'} |")
     print()
     print(f"checked: {', '.join(n for n in CHECKED if n in shown)} against the construct floor measured beside each "
           f"(alternating with it) in the same run; bold: below {ratio:.2f}x that floor's gain; "
           f"busy before: the CPUs over the 2 s before the run; "
           f"load*: a compiler, linker or valgrind was running when the run started")
+    passed, lowest_overall = summary(lowests, ratio)
     verdict = "yes" if passed == len(rows) else "NO"
-    nan = float("nan")
     print(f"{label}: every run >= {ratio:.2f}x the gain of the floor beside each resolve: {verdict} "
-          f"({passed} of {len(rows)} runs; lowest ratio {lowest_overall if lowest_overall is not None else nan:.2f})")
+          f"({passed} of {len(rows)} runs; lowest ratio {ratio_text(lowest_overall)})")
+    passed, lowest_overall = summary(lowests_construct, ratio)
     print(f"{label}: the same against the construct floor's own place in the run: "
-          f"{passed_construct} of {len(rows)} runs; lowest ratio "
-          f"{lowest_construct_overall if lowest_construct_overall is not None else nan:.2f}")
+          f"{passed} of {len(rows)} runs; lowest ratio {ratio_text(lowest_overall)}")
 
 
 def main():
@@ -186,9 +188,8 @@ def main():
                   + ("" if busy is None else f", {busy * 100:.0f}% busy before")
                   + (" (a build was running)" if building else "") + ": "
                   + " ".join(f"{n}={gains[n]:.2f}" for n in names)
-                  + (f"  lowest/floor beside {lowest:.2f}" if lowest is not None else "")
-                  + (f", /construct {lowest_ratio(gains, beside=False):.2f}"
-                     if lowest_ratio(gains, beside=False) is not None else ""), flush=True)
+                  + f"  lowest/floor beside {ratio_text(lowest)}, /construct {ratio_text(lowest_ratio(gains, beside=False))}",
+                  flush=True)
     for label, _ in binaries:
         print_table(label, results[label], names, args.ratio)
 

@@ -324,17 +324,20 @@ for name in options.order {
     }
     print(line)
 }
-if let floor = gains.first(where: { $0.0 == "construct" })?.1 {
-    let checked = gains.filter { byName[$0.0]!.checked }
-    let worst = checked.map { ($0.0, $0.1 / floor) }.min { $0.1 < $1.1 }
-    if let worst {
-        print("lowest resolve gain ÷ construct floor's gain: \(format(worst.1, 4)) (\(worst.0)); target ≥ 0.90")
+/// Prints the checked resolve of `gains` with the lowest gain ÷ the floor's
+/// gain that `floorGain` gives for it (nil: none measured).
+func printLowest(_ gains: [(String, Double)], checked: Set<String>, against what: String,
+                 _ floorGain: (String) -> Double?) {
+    let ratios = gains.filter { checked.contains($0.0) }.compactMap { entry in floorGain(entry.0).map { (entry.0, entry.1 / $0) } }
+    if let worst = ratios.min(by: { $0.1 < $1.1 }) {
+        print("lowest resolve gain ÷ \(what): \(format(worst.1, 4)) (\(worst.0)); target ≥ 0.90")
     }
 }
+let constructGain = gains.first { $0.0 == "construct" }?.1
 let besideFloor = Dictionary(uniqueKeysWithValues: besideFloors)
-if let worst = gains.compactMap({ entry in besideFloor[entry.0].map { (entry.0, entry.1 / $0) } }).min(by: { $0.1 < $1.1 }) {
-    print("lowest resolve gain ÷ the gain of the floor measured beside it: \(format(worst.1, 4)) (\(worst.0)); target ≥ 0.90")
-}
+let checkedNames = Set(scenarios.filter(\.checked).map(\.name))
+printLowest(gains, checked: checkedNames, against: "construct floor's gain") { _ in constructGain }
+printLowest(gains, checked: checkedNames, against: "the gain of the floor measured beside it") { besideFloor[$0] }
 print("RESULT " + (gains + besideFloors.map { ("\($0.0)_floor", $0.1) }).map { "\($0.0)=\(format($0.1, 3))" }.joined(separator: " "))
 
 func format(_ value: Double, _ width: Int) -> String {
