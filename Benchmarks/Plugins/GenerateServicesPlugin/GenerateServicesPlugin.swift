@@ -1,6 +1,7 @@
 // Build-tool plugin of the BenchFixtures target: runs Sources/GenerateServices to
-// write the 1,000 benchmark service types into this plugin's work directory
-// (under .build), where SwiftPM compiles them as part of the target.
+// write the 1,000 benchmark service types and the cold-container scenario's
+// graph into this plugin's work directory (under .build), where SwiftPM
+// compiles them as part of the target.
 
 import Foundation
 import PackagePlugin
@@ -8,14 +9,15 @@ import PackagePlugin
 @main
 struct GenerateServicesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedServices.swift")
+        let services = context.pluginWorkDirectoryURL.appending(path: "GeneratedServices.swift")
+        let dag = context.pluginWorkDirectoryURL.appending(path: "GeneratedDag.swift")
         return [
             .buildCommand(
                 displayName: "Generating the benchmark service types for \(target.name)",
                 executable: try context.tool(named: "GenerateServices").url,
-                arguments: [output.path(percentEncoded: false)],
+                arguments: [services.path(percentEncoded: false), dag.path(percentEncoded: false)],
                 inputFiles: [],
-                outputFiles: [output]
+                outputFiles: [services, dag]
             ),
         ]
     }

@@ -90,3 +90,26 @@ public func sink(_ object: AnyObject) { sinkObjectTarget(object) }
 
 @inline(never)
 public func sink(_ value: UInt) { sinkValueTarget(value) }
+
+// MARK: - The cold-container scenario
+
+/// A service of the cold-container scenario's graph (written at build time
+/// with `forEachDagService(_:)` and `buildDagByHand(_:)`, like the generated
+/// services above): a class whose initializer takes its dependencies.
+public protocol DagService: AnyObject {
+    /// The service, its dependencies asked of `resolver` in the
+    /// initializer's order.
+    static func build<Resolving: DagResolving>(_ resolver: Resolving) -> Self
+}
+
+/// What a container's factory asks for a dependency: each implementation's
+/// `resolve`, specialized for the dependency's type.
+public protocol DagResolving {
+    func get<Service: AnyObject>() -> Service
+}
+
+/// Something done once per service of the graph (register it, resolve it),
+/// specialized for each type as `GeneratedServiceVisitor` is.
+public protocol DagServiceVisitor {
+    func visit<Service: DagService>(_ type: Service.Type)
+}

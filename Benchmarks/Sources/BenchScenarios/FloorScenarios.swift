@@ -22,8 +22,14 @@ func floorOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .graph: return FloorGraph()
     case .argument, .typedArgument: return FloorArgument()
     case .mutex: return FloorRecursiveMutex()
-    case .lazyRead, .register: preconditionFailure("no floor for \(scenario)")
+    case .lazyRead, .register, .coldContainer: preconditionFailure("no floor for \(scenario)")
     }
+}
+
+/// The cold-container scenario by hand: the same objects, each built once
+/// from its dependencies.
+func floorColdContainer() {
+    buildDagByHand { sink($0) }
 }
 
 /// One retain and one release of an instance it keeps, as every resolver must

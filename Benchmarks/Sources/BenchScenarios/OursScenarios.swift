@@ -16,7 +16,7 @@ func oursOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .argument: return OursArgument()
     case .typedArgument: return OursTypedArgument()
     case .lazyRead: return OursLazyRead()
-    case .register, .mutex: preconditionFailure("no Resolver operation for \(scenario)")
+    case .register, .mutex, .coldContainer: preconditionFailure("no Resolver operation for \(scenario)")
     }
 }
 
@@ -35,6 +35,38 @@ struct OursRegistrar: GeneratedServiceVisitor {
     func visit<Service: GeneratedService>(_: Service.Type) {
         resolver.register { Service() }
     }
+}
+
+/// The cold-container scenario: a new container, the graph's services
+/// registered as an app does (`.scope(.container)`, each factory resolving
+/// its dependencies), each resolved once.
+func oursColdContainer() {
+    let resolver = Resolver()
+    forEachDagService(OursDagRegistrar(resolver: resolver))
+    forEachDagService(OursDagResolver(resolver: resolver))
+}
+
+struct OursDagRegistrar: DagServiceVisitor {
+    let resolver: Resolver
+
+    @inline(__always)
+    func visit<Service: DagService>(_: Service.Type) {
+        resolver.register { r in Service.build(OursDagResolving(resolver: r)) }.scope(.container)
+    }
+}
+
+struct OursDagResolving: DagResolving {
+    let resolver: Resolver
+
+    @inline(__always)
+    func get<Service: AnyObject>() -> Service { resolver.resolve() }
+}
+
+struct OursDagResolver: DagServiceVisitor {
+    let resolver: Resolver
+
+    @inline(__always)
+    func visit<Service: DagService>(_: Service.Type) { sink(resolver.resolve(Service.self)) }
 }
 
 final class OursSingleton: BenchOperation, @unchecked Sendable {

@@ -31,6 +31,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     case typedArgument = "typed-argument"
     case lazyRead = "lazy-read"
     case register = "register"
+    case coldContainer = "cold-container"
     case mutex = "mutex"
 
     /// What the scenario does, for tables and help texts.
@@ -46,6 +47,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .typedArgument: return "`.unique` resolve with one typed Int argument (Swinject: its typed argument)"
         case .lazyRead: return "read of a `@LazyInjected` property that holds its instance (an object per thread)"
         case .register: return "register a service (1,000 distinct types per batch)"
+        case .coldContainer: return "a new container: register a graph of \(dagServiceCount) services (\(dagEdgeCount) dependencies), resolve each once"
         case .mutex: return "recursive pthread mutex lock + unlock"
         }
     }
@@ -54,12 +56,20 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     public var implementations: [ResolverImpl] {
         switch self {
         case .register: return [.ours, .swinject, .baseline]
+        case .coldContainer: return [.ours, .swinject, .floor]
         case .lazyRead: return [.ours]
         case .typedArgument: return [.ours, .swinject, .floor]
         case .defaultScope: return [.ours, .floor]
         case .mutex: return [.floor]
         default: return ResolverImpl.allCases
         }
+    }
+
+    /// How many operations a batch (a harness sample, an instruction
+    /// count's unit) holds: 1,000, so that the harness's own cost per sample
+    /// is spread thin, except where one operation is a whole container.
+    public var operationsPerBatch: Int {
+        self == .coldContainer ? 1 : 1_000
     }
 
     /// Whether the scenario also runs on several threads at once (the scaling
@@ -98,6 +108,14 @@ public func makeResolverWorkload(_ scenario: ResolverScenario, _ impl: ResolverI
         case .swinject: return swinjectRegisterWorkload()
         case .baseline: return baselineRegisterWorkload()
         case .floor: preconditionFailure("no floor for \(scenario)")
+        }
+    }
+    if scenario == .coldContainer {
+        switch impl {
+        case .ours: return ColdWorkload(oursColdContainer)
+        case .swinject: return ColdWorkload(swinjectColdContainer)
+        case .floor: return ColdWorkload(floorColdContainer)
+        case .baseline: preconditionFailure("no baseline for \(scenario)")
         }
     }
     let operation: any BenchOperation
@@ -170,6 +188,22 @@ final class ThreadsWorkload<Operation: BenchOperation>: Workload {
     }
 
     deinit { for partner in partners { partner.stop() } }
+}
+
+/// A new container per operation, registered and every service resolved
+/// once, then dropped: all of it timed (an app's launch, a server's
+/// per-request container, a test's fresh container). No warm-up of its own:
+/// the instruction counts measure a process's first container too.
+final class ColdWorkload: Workload {
+    private let operation: () -> Void
+
+    init(_ operation: @escaping () -> Void) {
+        self.operation = operation
+    }
+
+    func runBatch(_ iterations: Int) {
+        for _ in 0..<iterations { operation() }
+    }
 }
 
 /// A fresh container per batch: built untimed, filled with the 1,000 generated

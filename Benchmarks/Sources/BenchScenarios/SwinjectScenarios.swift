@@ -16,7 +16,7 @@ func swinjectOperation(_ scenario: ResolverScenario, synchronized: Bool) -> any 
     case .transient1000: return SwinjectTransient(othersRegistered: true, synchronized: synchronized)
     case .graph: return SwinjectGraph(synchronized: synchronized)
     case .argument, .typedArgument: return SwinjectArgument()
-    case .lazyRead, .register, .mutex, .defaultScope: preconditionFailure("no Swinject operation for \(scenario)")
+    case .lazyRead, .register, .mutex, .defaultScope, .coldContainer: preconditionFailure("no Swinject operation for \(scenario)")
     }
 }
 
@@ -24,6 +24,37 @@ func swinjectRegisterWorkload() -> Workload {
     RegisterWorkload(make: { Container() }, fill: { container in
         forEachGeneratedService(SwinjectRegistrar(container: container))
     })
+}
+
+/// The cold-container scenario: a new container, the graph's services
+/// registered in its `.container` scope, each resolved once.
+func swinjectColdContainer() {
+    let container = Container()
+    forEachDagService(SwinjectDagRegistrar(container: container))
+    forEachDagService(SwinjectDagResolver(container: container))
+}
+
+struct SwinjectDagRegistrar: DagServiceVisitor {
+    let container: Container
+
+    @inline(__always)
+    func visit<Service: DagService>(_: Service.Type) {
+        container.register(Service.self) { r in Service.build(SwinjectDagResolving(resolver: r)) }.inObjectScope(.container)
+    }
+}
+
+struct SwinjectDagResolving: DagResolving {
+    let resolver: Swinject.Resolver
+
+    @inline(__always)
+    func get<Service: AnyObject>() -> Service { resolver.resolve(Service.self)! }
+}
+
+struct SwinjectDagResolver: DagServiceVisitor {
+    let container: Container
+
+    @inline(__always)
+    func visit<Service: DagService>(_: Service.Type) { sink(container.resolve(Service.self)!) }
 }
 
 /// Registers one generated service as an app does,

@@ -3,12 +3,15 @@
 // (`--collect-atstart=no --toggle-collect=bench_measured_region`).
 //
 //   InstructionCounts list                       scenario/implementation pairs
-//   InstructionCounts SCENARIO IMPLEMENTATION [BATCHES]
+//   InstructionCounts SCENARIO IMPLEMENTATION [BATCHES [WARM-UP BATCHES]]
 //
-// The workload is built and warmed up first (outside the region), then BATCHES
-// batches of 1,000 operations each run inside the region, with each batch's
-// untimed preparation outside it, exactly as the time benchmarks do.
-// Instructions per operation = collected instructions / (BATCHES * 1,000).
+// The workload is built and warmed up first (outside the region: 3 batches
+// unless told), then BATCHES batches of the scenario's operations per batch
+// (1,000; 1 for a whole new container) run inside the region, with each
+// batch's untimed preparation outside it, exactly as the time benchmarks do.
+// Instructions per operation = collected instructions / (BATCHES * that).
+// With 0 warm-up batches, the first batch is the process's first use of
+// the library (a cold container: the process's first container).
 
 import BenchFixtures
 import BenchScenarios
@@ -18,8 +21,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-let batchSize = 1_000
 
 /// Every scenario on one thread: callgrind runs threads one at a time, so the
 /// scaling variants would count no contention at all.
@@ -36,7 +37,7 @@ func benchMeasuredRegion(_ iterations: Int) {
 }
 
 func usage() -> Never {
-    print("usage: InstructionCounts list | SCENARIO IMPLEMENTATION [BATCHES]")
+    print("usage: InstructionCounts list | SCENARIO IMPLEMENTATION [BATCHES [WARM-UP BATCHES]]")
     exit(2)
 }
 
@@ -45,7 +46,7 @@ guard arguments.count >= 2 else { usage() }
 if arguments[1] == "list" {
     for scenario in countedScenarios {
         for impl in scenario.implementations {
-            print("\(scenario.rawValue) \(impl.rawValue)")
+            print("\(scenario.rawValue) \(impl.rawValue) \(scenario.operationsPerBatch)")
         }
     }
     exit(0)
@@ -56,11 +57,13 @@ guard arguments.count >= 3,
       scenario.implementations.contains(impl)
 else { usage() }
 let batches = arguments.count > 3 ? Int(arguments[3]) ?? 10 : 10
+let warmUpBatches = arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3
+let batchSize = scenario.operationsPerBatch
 
 let workload = makeResolverWorkload(scenario, impl)
 currentWorkload = workload
-// Warm-up: three batches outside the region.
-for _ in 0..<3 {
+// Warm-up outside the region.
+for _ in 0..<warmUpBatches {
     workload.prepareBatch()
     workload.runBatch(batchSize)
     workload.finishBatch()
