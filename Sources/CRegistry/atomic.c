@@ -29,21 +29,6 @@ crg_cell *crg_cells_create(size_t count) {
     return crg_zeroed(count, sizeof(crg_cell));
 }
 
-crg_cell *crg_cells_create_lines(size_t count) {
-    enum { LINES = 128 };
-    count = count ? count : 1;
-    if (count > (SIZE_MAX - LINES) / sizeof(crg_cell)) {
-        return NULL;
-    }
-    size_t bytes = (count * sizeof(crg_cell) + LINES - 1) / LINES * LINES;
-    void *memory = crg_internal_alloc_lines(bytes);
-    if (memory == NULL) {
-        return NULL;
-    }
-    memset(memory, 0, bytes);
-    return memory;
-}
-
 crg_word *crg_words_create(size_t count) {
     return crg_zeroed(count, sizeof(crg_word));
 }

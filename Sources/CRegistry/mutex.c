@@ -27,6 +27,10 @@ struct crg_mutex {
      * spin or to try. */
     const void *owner;
     unsigned depth; /* the holder's recursion depth; the holder's alone */
+    /* Whether this holding has stepped the version (made it odd): the
+     * holder's alone. Set by the first stepping acquisition, outermost or
+     * nested; the outermost release steps it back to even. */
+    bool stepped;
     size_t references;
     /* Whether taking and letting go of it steps the per-thread caches'
      * version (crg_tcache.h): set once, for the registry's mutex. */
@@ -60,6 +64,7 @@ crg_mutex *crg_internal_mutex_create(const crg_allocator *a) {
     }
     m->owner = NULL;
     m->depth = 0;
+    m->stepped = false;
     m->references = 1;
     m->versioned = false;
     m->allocator = *a;
@@ -91,60 +96,85 @@ void crg_mutex_release(crg_mutex *m) {
  * usually wins the lock without a futex round trip. */
 enum { CRG_SPINS = 100 };
 
-static inline void crg_mutex_acquired(crg_mutex *m, const void *self) {
-    __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
-    m->depth = 1;
-    if (__atomic_load_n(&m->versioned, __ATOMIC_RELAXED)) {
-        /* Odd: a write may be under way. Ordered before anything the holder
-         * retires (crg_retire begins with a full fence). */
+/* The holder steps the version to odd, if the mutex is versioned and this
+ * holding has not yet: a write may be under way. Ordered before anything
+ * the holder retires (crg_retire begins with a full fence). */
+static inline void crg_mutex_step(crg_mutex *m) {
+    if (!m->stepped && __atomic_load_n(&m->versioned, __ATOMIC_RELAXED)) {
+        m->stepped = true;
         __atomic_add_fetch(&crg_internal_tcache_line.version, 1, __ATOMIC_SEQ_CST);
     }
 }
 
-/* The holder is about to let go of the pthread mutex (unlock or wait). */
-static inline void crg_mutex_releasing(crg_mutex *m) {
-    if (__atomic_load_n(&m->versioned, __ATOMIC_RELAXED)) {
+static inline void crg_mutex_acquired(crg_mutex *m, const void *self, bool step) {
+    __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
+    m->depth = 1;
+    m->stepped = false;
+    if (step) {
+        crg_mutex_step(m);
+    }
+}
+
+/* The holder is about to let go of the pthread mutex (unlock or wait):
+ * returns whether this holding had stepped the version. */
+static inline bool crg_mutex_releasing(crg_mutex *m) {
+    bool stepped = m->stepped;
+    if (stepped) {
         /* Even again: what the holder changed is published. */
+        m->stepped = false;
         __atomic_add_fetch(&crg_internal_tcache_line.version, 1, __ATOMIC_RELEASE);
     }
+    return stepped;
 }
 
 void crg_mutex_set_versioned(crg_mutex *m) {
     __atomic_store_n(&m->versioned, true, __ATOMIC_RELAXED);
 }
 
-void crg_mutex_lock(crg_mutex *m) {
+static inline void crg_mutex_lock_stepping(crg_mutex *m, bool step) {
     const void *self = crg_self();
     const void *owner = __atomic_load_n(&m->owner, __ATOMIC_RELAXED);
     if (owner == self) {
         /* Only this thread writes owner = self, so seeing it means we hold it. */
         m->depth++;
+        if (step) {
+            crg_mutex_step(m);
+        }
         return;
     }
     if (CRG_LIKELY(owner == NULL) && pthread_mutex_trylock(&m->mutex) == 0) {
-        crg_mutex_acquired(m, self);
+        crg_mutex_acquired(m, self, step);
         return;
     }
     /* Test and test-and-set: read until the lock looks free, then try. */
     for (int i = 0; i < CRG_SPINS; i++) {
         crg_cpu_relax();
         if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) == NULL && pthread_mutex_trylock(&m->mutex) == 0) {
-            crg_mutex_acquired(m, self);
+            crg_mutex_acquired(m, self, step);
             return;
         }
     }
     pthread_mutex_lock(&m->mutex);
-    crg_mutex_acquired(m, self);
+    crg_mutex_acquired(m, self, step);
+}
+
+void crg_mutex_lock(crg_mutex *m) {
+    crg_mutex_lock_stepping(m, true);
+}
+
+void crg_mutex_lock_quiet(crg_mutex *m) {
+    crg_mutex_lock_stepping(m, false);
 }
 
 bool crg_mutex_trylock(crg_mutex *m) {
     const void *self = crg_self();
     if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) == self) {
         m->depth++;
+        crg_mutex_step(m);
         return true;
     }
     if (pthread_mutex_trylock(&m->mutex) == 0) {
-        crg_mutex_acquired(m, self);
+        crg_mutex_acquired(m, self, true);
         return true;
     }
     return false;
@@ -192,10 +222,10 @@ int crg_condition_wait(crg_condition *c, crg_mutex *m) {
         return EDEADLK;
     }
     m->depth = 0;
-    crg_mutex_releasing(m);
+    bool stepped = crg_mutex_releasing(m);
     __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
     pthread_cond_wait(&c->condition, &m->mutex);
-    crg_mutex_acquired(m, self);
+    crg_mutex_acquired(m, self, stepped);
     return 0;
 }
 
@@ -212,10 +242,10 @@ int crg_condition_wait_for(crg_condition *c, crg_mutex *m, uint64_t timeout_ns) 
     deadline.tv_sec += (time_t)(timeout_ns / 1000000000u + nanoseconds / 1000000000u);
     deadline.tv_nsec = (long)(nanoseconds % 1000000000u);
     m->depth = 0;
-    crg_mutex_releasing(m);
+    bool stepped = crg_mutex_releasing(m);
     __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
     int rc = pthread_cond_timedwait(&c->condition, &m->mutex, &deadline);
-    crg_mutex_acquired(m, self);
+    crg_mutex_acquired(m, self, stepped);
     return rc == ETIMEDOUT ? ETIMEDOUT : 0;
 }
 

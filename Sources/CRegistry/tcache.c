@@ -14,11 +14,6 @@ CRG_THREAD_LOCAL crg_tcache crg_internal_tcache;
  * (taking the registry mutex) store to it. Even: no write in progress. */
 __attribute__((aligned(64))) crg_tcache_version_line crg_internal_tcache_line = {0, {0}};
 
-void crg_tcache_reset(crg_tcache *cache, uint64_t version) {
-    memset(cache->ways, 0, sizeof cache->ways);
-    cache->version = version;
-}
-
 void crg_tcache_invalidate(void) {
     __atomic_add_fetch(&crg_internal_tcache_line.version, 2, __ATOMIC_SEQ_CST);
 }

@@ -29,6 +29,10 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let factory: Factory
+    /// `factory` as the resolve path calls it (`Factory.call`): a constant,
+    /// so a resolve holding the registration borrowed calls it without a
+    /// reference count.
+    @usableFromInline let call: Call
     /// Its typed argument list (`register(arguments:)`), or nil.
     @usableFromInline let argumentList: ArgumentList?
     /// `argumentList`'s identity, which the resolve path compares with a
@@ -41,16 +45,10 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Whether `register` was called on the main actor (`#isolation`): a
     /// plain factory written there may be isolated to it.
     let registeredOnMainActor: Bool
-    /// Whether the warning for running such a factory off the main actor
-    /// has been given (under the registry mutex).
-    var warnedOffMainActor = false
     /// What the resolve path reads without a lock: the scope, the factory
-    /// `update(factory:)` installed, the memo of the cached instance, and the
-    /// threads' producers (`Fields`).
+    /// `update(factory:)` installed and the memo of the cached instance
+    /// (`Fields`).
     @usableFromInline let fields = Fields()
-    /// Threads numbered below this get a `Producer` of their own; the others
-    /// share one (and its reference count).
-    @inlinable static var producerSlots: Int { 64 }
 
     // Guarded by the registry mutex.
     var scopeStorage: ResolverScope
@@ -111,6 +109,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         key = Int(bitPattern: UInt(typeID))
         self.name = name
         self.factory = factory
+        call = factory.call(name: name, registeredOnMainActor: registeredOnMainActor)
         argumentList = arguments
         argumentTypes = arguments?.identity
         isolation = factory.isolation
@@ -139,7 +138,9 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         typeID = UInt64(UInt(bitPattern: ObjectIdentifier(Service.self)))
         self.key = key
         self.name = name
-        self.factory = .anyArguments(factory)
+        let shaped = Factory.anyArguments(factory)
+        self.factory = shaped
+        call = shaped.call(name: name, registeredOnMainActor: false)
         argumentList = nil
         argumentTypes = nil
         isolation = .none
@@ -224,14 +225,18 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     }
 
     /// Sets the scope (under the registry mutex); the old one, and the memo
-    /// of its cached entry, are retired.
+    /// of its cached entry, are retired (a built-in scope, which outlives
+    /// every reader, is let go at once).
     final func setScope(_ scope: ResolverScope) {
         checkArgumentsCanBeCached(in: scope)
         registry.write {
             guard scope !== scopeStorage else { return }
-            retire(scopeStorage)
+            let old = scopeStorage
             scopeStorage = scope
             publishScopeLocked(scope)
+            if !old.isKeptForever {
+                retire(old)
+            }
         }
     }
 }

@@ -38,10 +38,16 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// A time-to-live scope's life and clock; nil for the other kinds.
     @usableFromInline let life: ScopeLife?
 
+    /// Whether this is a built-in scope, which lives as long as the process.
+    /// Set once, before the scope is published (the static's initializer).
+    var isKeptForever = false
+
     // Guarded by the registry mutex.
     /// The builds running in this scope, synchronous and async, so that each
     /// key is built once per generation (`Engine/BuildOnce.swift`).
-    var building: [Flight] = []
+    var building: [Build] = []
+    /// How many builds this scope has started (each build's `BuildTicket`).
+    var buildsStarted: UInt64 = 0
     /// A caching scope's generation: odd while entries leave the table (a
     /// `reset()`, `reset(_:name:)`, a dead `.shared` entry replaced), even
     /// otherwise, and never
@@ -127,17 +133,25 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 extension ResolverScope {
     /// Created once, kept for the life of the app (until `Resolver.reset()` or
     /// `ResolverScope.application.reset()`).
-    public static let application = ResolverScopeCache()
+    public static let application = ResolverScopeCache().kept()
     /// Like `.application`, meant to be reset: `ResolverScope.cached.reset()`.
-    public static let cached = ResolverScopeCache()
+    public static let cached = ResolverScopeCache().kept()
     /// One instance per registration within one top-level resolution. The default.
-    public static let graph = ResolverScopeGraph()
+    public static let graph = ResolverScopeGraph().kept()
     /// Kept while anyone else holds a strong reference.
-    public static let shared = ResolverScopeShare()
+    public static let shared = ResolverScopeShare().kept()
     /// A new instance every time.
-    public static let unique = ResolverScope()
+    public static let unique = ResolverScope().kept()
     /// Cached in the `cache` of the container `resolve` was called on.
-    public static let container = ResolverScopeContainer()
+    public static let container = ResolverScopeContainer().kept()
+
+    /// Marks one of the built-in scopes above, which live as long as the
+    /// process: a registration that leaves one gives its reference up at
+    /// once, where a scope that may go is retired (`setScope`).
+    private func kept() -> Self {
+        isKeptForever = true
+        return self
+    }
 }
 
 /// Caches instances by service type and name (for a registration made by

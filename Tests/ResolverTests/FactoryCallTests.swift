@@ -1,15 +1,13 @@
-import CRegistry
 import Foundation
 @testable import Resolver
 import ResolverTestSupport
 import Testing
 
 extension IndependentTests {
-    /// Each thread makes new instances through a copy of the factory of its
-    /// own (`ResolverRegistration.Producer`), so that no reference count is
-    /// shared between threads on that path. The copies must make what the
-    /// registration makes, and go when it goes.
-    @Suite struct Producers {
+    /// Every thread makes new instances through the registration's own
+    /// factory (`ResolverRegistration.call`), borrowed: it must make what
+    /// the registration makes on every thread, and go when it goes.
+    @Suite struct FactoryCalls {
         final class Captured: Sendable {}
         final class Tagged: Sendable {
             let tag: Int
@@ -33,9 +31,9 @@ extension IndependentTests {
             #expect(failures.withLock { $0 } == 0, ".unique makes a new instance on every thread, every time")
         }
 
-        /// Producers hold the factory, and so what it captures: replacing the
-        /// registration must let all of them go, from every thread's slot.
-        @Test func aReplacedRegistrationReleasesEveryThreadsProducer() {
+        /// The registration holds the factory, and so what it captures:
+        /// replacing the registration lets it go, whichever threads ran it.
+        @Test func aReplacedRegistrationReleasesItsFactory() {
             let resolver = Resolver()
             weak var captured: Captured?
             do {
@@ -47,12 +45,12 @@ extension IndependentTests {
             _ = resolver.resolve(Leaf.self)
             #expect(captured != nil, "the registration's factory holds it")
             resolver.register { Leaf() }.scope(.unique)
-            #expect(released { captured == nil }, "released with the replaced registration and its producers")
+            #expect(released { captured == nil }, "released with the replaced registration")
         }
 
         /// A factory replaced by `update(factory:)` (as `implements`-style
-        /// wrapping does) wins over the producers made from the original.
-        @Test func anUpdatedFactoryWinsOverTheProducers() {
+        /// wrapping does) wins over the registered one, on every thread.
+        @Test func anUpdatedFactoryWinsOverTheRegisteredOne() {
             let resolver = Resolver()
             let registration = resolver.register { Tagged(1) }.scope(.unique).registration
             #expect(resolver.resolve(Tagged.self).tag == 1)
@@ -65,48 +63,6 @@ extension IndependentTests {
                 seen.withLock { $0.append(tag) }
             }
             #expect(seen.withLock { $0 } == [2, 2])
-        }
-    }
-}
-
-extension ResolverTests {
-    /// Thread numbers are process-wide, and this suite leaves more thread
-    /// records than producer slots behind. A thread takes the free record
-    /// with the lowest number, so the threads that come after are numbered
-    /// below the slots again, each with a producer of its own.
-    @Suite struct ProducerSlots {
-        /// Threads numbered past the producers' slots share the last one:
-        /// 80 threads alive at once get 80 numbers, and all resolve.
-        @Test func threadsPastTheSlotsStillResolve() {
-            let resolver = Resolver()
-            resolver.register { Leaf() }.scope(.unique)
-            let count = ResolverRegistration<Leaf>.producerSlots + 16
-            let arrived = Locked(0)
-            let results = Locked<[Int: Bool]>([:])
-            runOnThreads(count) { index in
-                crg_read_begin()
-                let number = Int(crg_thread_index())
-                crg_read_end()
-                // Stay alive until every thread has its number, so that
-                // none is reused and some are past the slots.
-                arrived.withLock { $0 += 1 }
-                while arrived.withLock({ $0 }) < count { usleep(100) }
-                let first = resolver.resolve(Leaf.self)
-                let second = resolver.resolve(Leaf.self)
-                results.withLock { $0[number] = first !== second }
-            }
-            let numbers = results.withLock { $0 }
-            #expect(numbers.count == count, "every thread running at once has a number of its own")
-            #expect(numbers.keys.contains { $0 >= ResolverRegistration<Leaf>.producerSlots })
-            #expect(numbers.values.allSatisfy { $0 })
-            let later = Locked(Int.max)
-            runOnThreads(1) { _ in
-                crg_read_begin()
-                later.withLock { $0 = Int(crg_thread_index()) }
-                crg_read_end()
-            }
-            #expect(later.withLock { $0 } < ResolverRegistration<Leaf>.producerSlots,
-                    "a thread after them takes a low free number, not the last one freed")
         }
     }
 }

@@ -25,18 +25,15 @@ typedef struct crg_word {
     uint64_t value;
 } crg_word;
 
-/** `count` zeroed cells; NULL when out of memory. */
-crg_cell *CRG_NULLABLE crg_cells_create(size_t count);
 /**
- * `count` zeroed cells on 128-byte blocks of their own (128-byte aligned, the
- * length rounded up to 128): for cells that threads read on every resolve,
- * which no other allocation's writes may then move between cores. Freed
- * with crg_cells_destroy. NULL when out of memory.
+ * `count` zeroed cells; NULL when out of memory. The block's memory has no
+ * type until used: its last cells may be used as words (crg_word, the same
+ * size), as long as each is only ever used as one of the two.
  */
-crg_cell *CRG_NULLABLE crg_cells_create_lines(size_t count);
+crg_cell *CRG_NULLABLE crg_cells_create(size_t count);
 /** `count` zeroed words; NULL when out of memory. */
 crg_word *CRG_NULLABLE crg_words_create(size_t count);
-/** Frees cells or words made by crg_cells_create(_lines) / crg_words_create. NULL is ignored. */
+/** Frees cells or words made by crg_cells_create / crg_words_create. NULL is ignored. */
 void crg_cells_destroy(void *CRG_NULLABLE cells);
 
 static inline void *CRG_NULLABLE crg_cell_load(crg_cell *CRG_NONNULL cell) {
@@ -97,6 +94,11 @@ static inline uint64_t crg_word_load(crg_word *CRG_NONNULL word) {
 
 static inline void crg_word_store(crg_word *CRG_NONNULL word, uint64_t value) {
     __atomic_store_n(&word->value, value, __ATOMIC_RELEASE);
+}
+
+/** Stores `desired` if the word holds `expected`; returns whether it did. */
+static inline bool crg_word_compare_exchange(crg_word *CRG_NONNULL word, uint64_t expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(&word->value, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 /** Adds `delta` and returns the new value. */

@@ -33,6 +33,16 @@ void crg_mutex_release(crg_mutex *CRG_NULLABLE m);
 /** Locks `m`; the owner may lock it again (each lock needs an unlock). */
 void crg_mutex_lock(crg_mutex *CRG_NONNULL m);
 
+/**
+ * Locks `m` as crg_mutex_lock does, for a critical section that changes
+ * nothing a thread's cache may hold (crg_tcache.h): a versioned mutex does
+ * not step the version for it (a nested crg_mutex_lock still does, and the
+ * outermost unlock then steps it back). A write made in such a section that
+ * replaces or retires what a cache may hold calls crg_tcache_invalidate
+ * first.
+ */
+void crg_mutex_lock_quiet(crg_mutex *CRG_NONNULL m);
+
 /** Locks `m` if that is possible without waiting. Returns true if locked. */
 bool crg_mutex_trylock(crg_mutex *CRG_NONNULL m);
 

@@ -14,11 +14,12 @@
  *   condition wait); crg_tcache_invalidate adds 2 for changes made without it.
  *   Every change that can alter what a (container, type, name) resolves to,
  *   or that retires a cached value, happens under that mutex (DESIGN.md).
- * - A thread's cache is valid for the version it was filled under: a probe
- *   that reads another version empties the thread's cache first. An entry is
- *   filled only if the version, read before the lookup that found the value
- *   and again after it, is the same even number: the lookup overlapped no
- *   write.
+ * - An entry is valid for the version it was filled under, which it
+ *   records: a probe that reads another version misses it (versions only
+ *   grow, so a stale entry never becomes valid again, and nothing needs
+ *   emptying when the version moves). An entry is filled only if the
+ *   version, read before the lookup that found the value and again after it,
+ *   is the same even number: the lookup overlapped no write.
  * - The values are not owned: call both functions inside a read section
  *   (crg_epoch.h). A value found under version v was in its table when v was
  *   read; any write that retired it since made the version odd before
@@ -31,13 +32,13 @@
  * mistaken for another.
  *
  * Placement: a key's set (crg_tcache_set_index) holds two entries, the one
- * filled last in way 0. A fill of the key in way 0 replaces its value; any
- * other fill moves way 0 to way 1 (dropping what way 1 held, or the key's
- * own older entry there) and takes way 0. So any two keys that share a set
- * are both kept, a third evicts the one filled least recently, and the keys
- * one resolution alternates between (a graph's few types) never evict each
- * other, whatever addresses their types and containers have. Probes write
- * nothing.
+ * filled last in way 0. A fill of the key in way 0 replaces its value; a
+ * fill over a stale way 0 takes it; any other fill moves way 0 to way 1
+ * (dropping what way 1 held, or the key's own older entry there) and takes
+ * way 0. So any two keys that share a set are both kept, a third evicts the
+ * one filled least recently, and the keys one resolution alternates between
+ * (a graph's few types) never evict each other, whatever addresses their
+ * types and containers have. Probes write only the version they read.
  */
 #ifndef CRG_TCACHE_H
 #define CRG_TCACHE_H
@@ -55,11 +56,12 @@ typedef struct crg_tcache_entry {
     const void *CRG_NULLABLE name;
     uint64_t name_hash;
     void *CRG_NULLABLE value;
+    /* The version it was filled under (an empty entry's null container
+     * matches no key). */
+    uint64_t version;
 } crg_tcache_entry;
 
 typedef struct crg_tcache {
-    /* The version the entries are valid for. */
-    uint64_t version;
     /* The version the latest probe read (crg_tcache_fill compares it). */
     uint64_t probe_version;
     /* Set i is ways[0][i] (filled last) and ways[1][i]: a way's entries lie
@@ -75,8 +77,6 @@ typedef struct crg_tcache_version_line {
     char padding[56];
 } crg_tcache_version_line;
 extern crg_tcache_version_line crg_internal_tcache_line;
-/** Private: empties the calling thread's cache and makes it valid for `version`. */
-void crg_tcache_reset(crg_tcache *CRG_NONNULL cache, uint64_t version);
 
 /**
  * The set of a key, 0 ..< CRG_TCACHE_SETS (exposed for the tests, which make
@@ -97,6 +97,14 @@ static inline CRG_ALWAYS_INLINE bool crg_tcache_entry_is(const crg_tcache_entry 
     return entry->container == container && entry->type == type && entry->name == name && entry->name_hash == name_hash;
 }
 
+/** Private: whether `entry` holds the key, filled under `version`. */
+static inline CRG_ALWAYS_INLINE bool crg_tcache_entry_holds(const crg_tcache_entry *CRG_NONNULL entry,
+                                                            const void *CRG_NULLABLE container, uint64_t type,
+                                                            const void *CRG_NULLABLE name, uint64_t name_hash,
+                                                            uint64_t version) {
+    return crg_tcache_entry_is(entry, container, type, name, name_hash) && entry->version == version;
+}
+
 /**
  * The value cached for (`container`, `type`, `name`, `name_hash`) by this
  * thread under the current version, or NULL. Call inside a read section.
@@ -107,10 +115,6 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
     crg_tcache *cache = &crg_internal_tcache;
     uint64_t version = __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
     cache->probe_version = version;
-    if (CRG_UNLIKELY(version != cache->version)) {
-        crg_tcache_reset(cache, version);
-        return NULL;
-    }
     unsigned set = crg_tcache_set_index(container, type, name_hash);
     /* One entry pointer, moved to way 1 on a miss in way 0: a hit in way 0
      * costs what one direct-mapped probe does. (The empty asm keeps the
@@ -118,10 +122,10 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
      * load whose offset it must first select: two more instructions on
      * every hit.) */
     crg_tcache_entry *entry = &cache->ways[0][set];
-    if (CRG_UNLIKELY(!crg_tcache_entry_is(entry, container, type, name, name_hash))) {
+    if (CRG_UNLIKELY(!crg_tcache_entry_holds(entry, container, type, name, name_hash, version))) {
         entry = &cache->ways[1][set];
         __asm__("" : "+r"(entry));
-        if (!crg_tcache_entry_is(entry, container, type, name, name_hash)) {
+        if (!crg_tcache_entry_holds(entry, container, type, name, name_hash, version)) {
             return NULL;
         }
     }
@@ -141,23 +145,28 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
     /* The lookup's loads happen before the version is read again. */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     uint64_t version = __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_RELAXED);
-    if (version != cache->probe_version || version != cache->version || (version & 1) != 0) {
+    if (version != cache->probe_version || (version & 1) != 0) {
         return;
     }
     unsigned set = crg_tcache_set_index(container, type, name_hash);
     crg_tcache_entry *first = &cache->ways[0][set];
     if (crg_tcache_entry_is(first, container, type, name, name_hash)) {
         first->value = value;
+        first->version = version;
         return;
     }
     /* Way 1 may hold the key (a registration found earlier, now its
-     * instance): it is overwritten by way 0, the key goes to way 0. */
-    cache->ways[1][set] = *first;
+     * instance): it is overwritten by way 0, the key goes to way 0. A stale
+     * way 0 is dropped instead. */
+    if (first->version == version) {
+        cache->ways[1][set] = *first;
+    }
     first->container = container;
     first->type = type;
     first->name = name;
     first->name_hash = name_hash;
     first->value = value;
+    first->version = version;
 }
 
 /**

@@ -31,12 +31,9 @@ final class ArgumentInstances: @unchecked Sendable {
         }
     }
 
-    /// The instance kept for `key`, if any (and, in a `.shared` scope, if it
-    /// is still alive).
-    func instance<Service>(for key: [AnyHashable], in scope: UnownedReference<ResolverScope>,
-                           as type: Service.Type) -> Service? {
-        guard let stored = instances[key] else { return nil }
-        return ResolverScope.service(inEntry: stored, of: scope.read { $0.kind }, in: scope, as: Service.self)
+    /// The entry kept for `key`, if any.
+    func entry(for key: [AnyHashable]) -> UnownedReference<AnyObject>? {
+        instances[key]
     }
 
     /// A copy that also keeps `stored` (owned) for `key`, replacing what it
@@ -57,37 +54,47 @@ extension ResolverScope {
         typeID | 2
     }
 
-    /// The instance this caching scope keeps for `registration` (typed) and
-    /// the argument list `key`. Call inside a read section or holding the
-    /// mutex.
-    func argumentInstance<Service>(_ registration: ResolverRegistration<Service>, _ key: [AnyHashable],
-                                   as type: Service.Type) -> Service? {
-        withRegistryKey(typeID: ResolverScope.perArgumentTypeID(registration.typeID), registration.name) { tableKey in
+    /// The entry this caching scope keeps for the typed service `typeID`
+    /// and `name`, for the argument list `key` (the value as the scope's
+    /// kind keeps it). Call inside a read section or holding the mutex.
+    func argumentEntryLocked(typeID: UInt64, _ name: Resolver.Name?, _ key: [AnyHashable]) -> UnownedReference<AnyObject>? {
+        withRegistryKey(typeID: ResolverScope.perArgumentTypeID(typeID), name) { tableKey in
             guard let entry = table?.findValue(tableKey) else { return nil }
-            let scope = UnownedReference(self)
-            return entry.unsafeCast(to: ArgumentInstances.self).read { $0.instance(for: key, in: scope, as: Service.self) }
+            return entry.unsafeCast(to: ArgumentInstances.self).read { $0.entry(for: key) }
         }
     }
 
-    /// Keeps `service` for `registration` (typed) and the argument list
-    /// `key`. Out of memory, it is simply not kept. The mutex must be held.
-    func storeArgumentInstanceLocked<Service>(_ service: Service, _ registration: ResolverRegistration<Service>,
-                                              _ key: [AnyHashable]) {
-        registry.assertLocked()
-        guard let table else { return }
-        let stored: UnownedReference<AnyObject>
-        if kind.holdsInstancesWeakly {
-            guard let object = ValueStorage.instance(in: service) else { return }
-            stored = .retaining(WeakBox(object))
-        } else if kind.instancesExpire {
-            stored = .retaining(ExpiringBox(service, expiry: life.unsafelyUnwrapped.expiryOfInstanceBuiltNow()))
-        } else {
-            stored = ValueStorage.retainedReference(to: service)
+    /// The instance this caching scope keeps for `registration` (typed) and
+    /// the argument list `key`. Call inside a read section.
+    func argumentInstance<Service>(_ registration: ResolverRegistration<Service>, _ key: [AnyHashable],
+                                   as type: Service.Type) -> Service? {
+        guard let entry = argumentEntryLocked(typeID: registration.typeID, registration.name, key) else {
+            return nil
         }
-        withRegistryKey(typeID: ResolverScope.perArgumentTypeID(registration.typeID), registration.name) { tableKey in
+        return ResolverScope.service(inEntry: entry, of: kind, in: UnownedReference(self), as: Service.self)
+    }
+
+    /// Keeps `entry` (owned, the value as the scope's kind keeps it) for the
+    /// typed service `typeID` and `name` and the argument list `key`. Out of
+    /// memory, it is simply not kept. The mutex must be held (quietly will
+    /// do: T1).
+    func storeArgumentEntryLocked(_ entry: UnownedReference<AnyObject>, typeID: UInt64, _ name: Resolver.Name?,
+                                  _ key: [AnyHashable]) {
+        registry.assertLocked()
+        guard let table else {
+            entry.release()
+            return
+        }
+        withRegistryKey(typeID: ResolverScope.perArgumentTypeID(typeID), name) { tableKey in
             let existing = table.findLocked(tableKey)?.unsafeCast(to: ArgumentInstances.self)
-            let updated = existing.map { $0.read { $0.adding(stored, for: key) } }
-                ?? ArgumentInstances([key: stored])
+            if existing != nil {
+                // Retired below: the threads' caches must not hold it (they
+                // never do: T1), and are made stale all the same, as for
+                // every entry that leaves a table.
+                ThreadCache.invalidate()
+            }
+            let updated = existing.map { $0.read { $0.adding(entry, for: key) } }
+                ?? ArgumentInstances([key: entry])
             let published = UnownedReference.retaining(updated)
             // The one it replaces is retired (R2): readers that found it keep
             // reading it until their sections end.
@@ -114,6 +121,7 @@ extension ResolverRegistration {
     /// The argument list of a typed call to this registration as the key of
     /// its instance in a caching scope; stops when a value is not `Hashable`
     /// (which `scope(_:)` rules out for the registration's types).
+    @usableFromInline
     func argumentsKey(_ arguments: ArgumentsPointer) -> [AnyHashable]? {
         guard argumentTypes != nil else { return nil }
         guard let key = arguments.typed?.pointee.key() else {

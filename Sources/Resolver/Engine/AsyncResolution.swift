@@ -25,12 +25,11 @@ enum AsyncStartPath<Service>: ResolvePath {
 
     @inlinable
     static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                         given: Resolver?, _ section: borrowing ReadSection) -> AsyncStep<Service> {
+                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest, _ section: borrowing ReadSection) -> AsyncStep<Service> {
         if ResolverRegistration<Service>.isolation(registration) == .none {
-            return .done(SynchronousPath<Service>.uncached(registration, through: scope, request, given: given, section))
+            return .done(SynchronousPath<Service>.uncached(registration, through: scope, request, section))
         }
-        return .pending(AsyncPending(registration, scope, request.resolver(given: given)))
+        return .pending(AsyncPending(registration, scope, request.resolver))
     }
 }
 

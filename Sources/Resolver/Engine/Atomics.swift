@@ -96,6 +96,12 @@ struct AtomicWord {
         crg_cells_destroy(word)
     }
 
+    /// Stores `desired` if the word holds `expected`; whether it did.
+    @inlinable
+    func compareExchange(expected: UInt64, desired: UInt64) -> Bool {
+        crg_word_compare_exchange(word, expected, desired)
+    }
+
     /// Adds one; returns the new value.
     @discardableResult
     func increment() -> UInt64 {
@@ -124,21 +130,15 @@ struct AtomicCells {
         self.base = base
     }
 
-    /// `count` null cells, or the program stops (out of memory).
+    /// `count` null cells, then `words` zero words (`word(_:)`), or the
+    /// program stops (out of memory).
     @usableFromInline
-    init(count: Int) {
-        guard let cells = crg_cells_create(count) else {
+    init(count: Int, words: Int = 0) {
+        guard let cells = crg_cells_create(count + words) else {
             fatalError("RESOLVER: out of memory")
         }
-        base = cells
-    }
-
-    /// `count` null cells on 128-byte blocks no other allocation shares
-    /// (`CacheLines.swift`), or the program stops (out of memory).
-    @usableFromInline
-    init(lineAlignedCount count: Int) {
-        guard let cells = crg_cells_create_lines(count) else {
-            fatalError("RESOLVER: out of memory")
+        if words > 0 {
+            UnsafeMutableRawPointer(cells + count).bindMemory(to: crg_word.self, capacity: words)
         }
         base = cells
     }
@@ -150,11 +150,26 @@ struct AtomicCells {
         AtomicCellsField(base + index)
     }
 
+    /// The word `index` after the `count` cells (`init(count:words:)`).
+    @inlinable
+    @inline(__always)
+    func word(_ index: Int, after count: Int) -> AtomicWord {
+        AtomicWord(UnsafeMutableRawPointer(base + count + index).assumingMemoryBound(to: crg_word.self))
+    }
+
     /// The cell at `index` as a published reference to an `Object`.
     @inlinable
     @inline(__always)
     func reference<Object>(_ index: Int, to: Object.Type = Object.self) -> AtomicReference<Object> {
         AtomicReference(base + index)
+    }
+
+    /// Releases the owned object reference the cell at `index` holds, if
+    /// any (an owner's deinit: no reader can reach the cells).
+    func releaseObject(at index: Int) {
+        if let object = crg_cell_load(base + index) {
+            Unmanaged<AnyObject>.fromOpaque(object).release()
+        }
     }
 
     /// Frees the block; what the cells hold is the owner's to release first.

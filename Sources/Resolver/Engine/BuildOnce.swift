@@ -1,9 +1,11 @@
 // Building a caching scope's instance once per generation (DESIGN.md, S1),
 // for threads and tasks alike.
 //
-// A build in progress is a `Flight` in its scope's `building` list: the key
+// A build in progress is a `Build` in its scope's `building` list: the key
 // it builds (type identity and name), the scope's generation when it began,
-// and who waits for it. Under the registry mutex an asker
+// and, once someone waits for it, its `Flight`: the outcome and the waiters.
+// (A build nobody waits for, the common case, allocates nothing.) Under the
+// registry mutex an asker
 //
 // - takes the instance the scope's table holds, if any;
 // - else joins the flight for its key *of the scope's current generation*:
@@ -19,24 +21,23 @@
 // builder will never finish (a verification's thread that failed) is
 // abandoned: its waiters start over.
 //
-// What differs between threads and tasks is only how they wait and how the
-// build runs: `buildOnce` (threads; the factory runs on the asking thread)
-// and `buildOnceAsync` (tasks; the factory runs in a build task of its own,
-// so that cancelling an asker leaves the build alone).
+// Everything here is written once, for no service type in particular: an
+// instance travels as the object `ValueStorage` keeps it in (the instance
+// itself, for a class), and what needs the type (reading an entry, calling
+// the factory) is a closure the caller's specialized code passes in. So a
+// build runs no generic code of the library's own and makes no description
+// (a flight names its registration only when a message needs it). What
+// differs between threads and tasks is only how they wait and how the build
+// runs: `buildOnce` (threads; the factory runs on the asking thread) and
+// `buildOnceAsync` (tasks; the factory runs in a build task of its own, so
+// that cancelling an asker leaves the build alone).
 
-/// A build in progress in a caching scope. Its mutable state is guarded by
-/// the registry mutex, held for a few instructions at a time.
-final class Flight: @unchecked Sendable {
-    /// How a flight ended.
-    enum Outcome {
-        /// Still building.
-        case running
-        /// Built: a `Carried<Service?>` (nil: the factory returned nil).
-        case built(Any)
-        /// Its builder will never finish: waiters start over.
-        case abandoned
-    }
-
+/// A build under way in a caching scope, in its `building` list (under the
+/// registry mutex): what it builds, and the flight its waiters wait on, made
+/// by the first of them.
+struct Build {
+    /// Which build this is, among the scope's (`BuildTicket`).
+    let ticket: BuildTicket
     let typeID: UInt64
     let name: Resolver.Name?
     /// A typed registration's argument list (its instance is kept per list:
@@ -44,10 +45,52 @@ final class Flight: @unchecked Sendable {
     let argumentsKey: [AnyHashable]?
     /// The scope's generation when the build began.
     let generation: UInt64
-    /// "Type" or "Type:name", for messages.
-    let description: String
-    /// The thread building it (for cycles across threads), or nil for an
-    /// async build, which runs in a task of its own.
+    /// The registration it builds (kept alive by its builder), for messages.
+    let registration: UnownedReference<AnyObject>
+    /// The thread building it (for cycles across threads; alive while its
+    /// build is listed), or nil for an async build, which runs in a task of
+    /// its own.
+    let owner: UnownedReference<ResolutionContext>?
+    /// Its waiters' flight, once one waits.
+    var flight: Flight?
+
+    /// Whether this builds the key (`typeID`, `name`, argument list) in
+    /// `generation`.
+    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, _ argumentsKey: [AnyHashable]?,
+                    in generation: UInt64) -> Bool {
+        self.typeID == typeID && self.name == name && self.generation == generation && self.argumentsKey == argumentsKey
+    }
+
+    /// How many threads and tasks wait for it (the tests read it).
+    var waiting: Int {
+        flight?.waiting ?? 0
+    }
+}
+
+/// A build's number in its scope, which its builder ends it by.
+@usableFromInline
+struct BuildTicket: Equatable, Sendable {
+    let number: UInt64
+}
+
+/// What waits for a build: its outcome, and the threads and tasks waiting.
+/// Its mutable state is guarded by the registry mutex, held for a few
+/// instructions at a time.
+final class Flight: @unchecked Sendable {
+    /// How a flight ended.
+    enum Outcome {
+        /// Still building.
+        case running
+        /// Built: the instance as `ValueStorage` keeps it, owned by the
+        /// flight (nil: the factory returned nil).
+        case built(UnownedReference<AnyObject>?)
+        /// Its builder will never finish: waiters start over.
+        case abandoned
+    }
+
+    /// The registration it builds, for messages.
+    let registration: AnyObject
+    /// The thread building it, or nil for an async build.
     let owner: ResolutionContext?
 
     // Guarded by the registry mutex.
@@ -56,34 +99,36 @@ final class Flight: @unchecked Sendable {
     private var ended: Condition?
     /// The tasks suspended until the flight ends.
     private var continuations: [CheckedContinuation<Void, Never>] = []
-    /// How many threads and tasks wait for it (the tests read it).
+    /// How many threads and tasks wait for it.
     private(set) var waiting = 0
 
-    init(typeID: UInt64, name: Resolver.Name?, argumentsKey: [AnyHashable]?, generation: UInt64, description: String,
-         owner: ResolutionContext?) {
-        self.typeID = typeID
-        self.name = name
-        self.argumentsKey = argumentsKey
-        self.generation = generation
-        self.description = description
-        self.owner = owner
+    init(_ build: Build) {
+        registration = build.registration.object
+        owner = build.owner?.object
     }
 
-    /// Whether this flight builds the key (`typeID`, `name`, argument list)
-    /// in `generation`.
-    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, _ argumentsKey: [AnyHashable]?,
-                    in generation: UInt64) -> Bool {
-        self.typeID == typeID && self.name == name && self.generation == generation && self.argumentsKey == argumentsKey
+    deinit {
+        // The last one holding the flight (a waiter, after the mutex) gives
+        // the instance up.
+        if case .built(let instance?) = outcome {
+            instance.release()
+        }
     }
 
-    /// The outcome as a `Service?`; nil (`.none`) when the flight was
-    /// abandoned or built a value of another type (under a hand-made key,
-    /// registrations of several types meet), so the asker starts over.
-    func builtValue<Service>(as type: Service.Type) -> Service?? {
-        guard case .built(let value) = outcome, let carried = value as? Carried<Service?> else {
+    /// "Type" or "Type:name", for messages.
+    var description: String {
+        describeRegistration(registration)
+    }
+
+    /// The instance it built, as `ValueStorage` keeps it: `.some(nil)` when
+    /// the factory returned nil, nil (`.none`) when the flight was abandoned
+    /// (the waiter starts over). Valid while the caller holds the flight.
+    /// The mutex must be held.
+    var builtLocked: UnownedReference<AnyObject>?? {
+        guard case .built(let instance) = outcome else {
             return .none
         }
-        return .some(carried.value)
+        return .some(instance)
     }
 
     /// Waits, on the calling thread, until the flight ends. The registry
@@ -143,13 +188,13 @@ final class Flight: @unchecked Sendable {
     /// mutex must be held.
     func cycleLocked(closedBy waiter: ResolutionContext) -> [String]? {
         registry.assertLocked()
-        var chain = [description]
+        var chain = [self]
         var owner = self.owner
         while let next = owner?.waitingFor {
-            chain.append(next.description)
+            chain.append(next)
             if next.owner === waiter {
-                chain.append(description)
-                return chain
+                chain.append(self)
+                return chain.map(\.description)
             }
             owner = next.owner
         }
@@ -173,153 +218,245 @@ final class Flight: @unchecked Sendable {
     }
 }
 
+/// What a build-once is for: the key in the scope's table (and the
+/// `typeID`, `name` and argument list flights are matched by), and the
+/// registration (a `ResolverRegistration`), for messages.
+@frozen
+@usableFromInline
+struct BuildKey {
+    @usableFromInline let key: RegistryKey
+    @usableFromInline let typeID: UInt64
+    @usableFromInline let name: Resolver.Name?
+    @usableFromInline let argumentsKey: [AnyHashable]?
+    @usableFromInline let registration: AnyObject
+
+    @inlinable
+    init(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?, argumentsKey: [AnyHashable]?,
+         registration: AnyObject) {
+        self.key = key
+        self.typeID = typeID
+        self.name = name
+        self.argumentsKey = argumentsKey
+        self.registration = registration
+    }
+}
+
+/// What a build made, as the caller's specialized code packs it: the
+/// instance as `ValueStorage` keeps it (for the waiters) and as the scope's
+/// table keeps it (for later resolves), each an owned reference, or both nil
+/// when the factory returned nil.
+@frozen
+@usableFromInline
+struct BuiltInstance {
+    @usableFromInline let instance: UnownedReference<AnyObject>?
+    @usableFromInline let entry: UnownedReference<AnyObject>?
+
+    @inlinable
+    init(instance: UnownedReference<AnyObject>?, entry: UnownedReference<AnyObject>?) {
+        self.instance = instance
+        self.entry = entry
+    }
+}
+
 extension ResolverScope {
     /// How the first step of a build-once ended.
-    enum BuildStart<Service> {
-        /// The scope's table holds it.
-        case cached(Service)
-        /// A flight of the current generation builds it: wait for its outcome.
+    enum BuildStart {
+        /// The scope's table holds it, and `found` took it.
+        case cached
+        /// A build of the current generation is under way: wait on its flight.
         case join(Flight)
-        /// The caller builds it, in this new flight.
-        case build(Flight)
+        /// The caller builds it, as this build.
+        case build(BuildTicket)
     }
 
-    /// The first step of every build-once (S1): the cached instance, else the
-    /// flight of the current generation for the key, else a new flight.
-    /// `handMade`: the key is a hand-made registration's, whose entry holds
-    /// `Any` (`resolveHandMade`). The mutex must be held.
-    func startBuildLocked<Service>(_ key: RegistryKey, of registration: ResolverRegistration<Service>,
-                                   argumentsKey: [AnyHashable]?, handMade: Bool, owner: ResolutionContext?)
-        -> BuildStart<Service> {
+    /// The first step of every build-once (S1): the cached instance (which
+    /// `found` reads from the table's entry: false when the entry holds none
+    /// for the caller, a `.shared` object gone or an expired one), else the
+    /// flight of the build of the current generation for the key, else a new
+    /// build. The mutex must be held.
+    func startBuildLocked(_ build: BuildKey, owner: ResolutionContext?,
+                          found: (UnownedReference<AnyObject>) -> Bool) -> BuildStart {
         registry.assertLocked()
-        let cached: Service?
-        if let argumentsKey {
-            cached = argumentInstance(registration, argumentsKey, as: Service.self)
-        } else {
-            cached = handMade ? anyInstance(key, as: Service.self) : cachedInstance(key, as: Service.self)
+        if let entry = entryLocked(build), found(entry) {
+            return .cached
         }
-        if let cached {
-            return .cached(cached)
-        }
-        let (typeID, name) = handMade
-            ? (ResolverRegistration<Service>.handMadeCacheType, registration.handMadeCacheName)
-            : (registration.typeID, registration.name)
         let generation = self.generation
-        if let flight = building.first(where: { $0.isBuilding(typeID, name, argumentsKey, in: generation) }) {
-            return .join(flight)
+        if let index = building.firstIndex(where: { $0.isBuilding(build.typeID, build.name, build.argumentsKey, in: generation) }) {
+            return .join(flightLocked(at: index))
         }
-        let flight = Flight(typeID: typeID, name: name, argumentsKey: argumentsKey, generation: generation,
-                            description: registration.keyDescription, owner: owner)
-        building.append(flight)
-        return .build(flight)
+        buildsStarted &+= 1
+        let ticket = BuildTicket(number: buildsStarted)
+        building.append(Build(ticket: ticket, typeID: build.typeID, name: build.name, argumentsKey: build.argumentsKey,
+                              generation: generation, registration: UnownedReference(build.registration),
+                              owner: owner.map(UnownedReference.init), flight: nil))
+        return .build(ticket)
     }
 
-    /// The last step: keeps `service` if the scope's generation is still the
-    /// flight's, and ends the flight with it. The mutex must be held; resume
-    /// the returned waiters after releasing it.
-    func finishBuildLocked<Service>(_ flight: Flight, _ service: Service?, _ key: RegistryKey,
-                                    of registration: ResolverRegistration<Service>, handMade: Bool) -> Flight.Waiters {
+    /// The flight of the build at `index` of `building`, made for its first
+    /// waiter. The mutex must be held.
+    private func flightLocked(at index: Int) -> Flight {
+        if let flight = building[index].flight {
+            return flight
+        }
+        let flight = Flight(building[index])
+        building[index].flight = flight
+        return flight
+    }
+
+    /// The flight of the build `ticket`, for an async asker that started it
+    /// and waits like the others. The mutex must be held.
+    func flightLocked(of ticket: BuildTicket) -> Flight? {
+        building.firstIndex { $0.ticket == ticket }.map(flightLocked(at:))
+    }
+
+    /// The entry the table holds for `build`: under its key, or, for a typed
+    /// registration, for its argument list. The mutex must be held.
+    private func entryLocked(_ build: BuildKey) -> UnownedReference<AnyObject>? {
+        guard let argumentsKey = build.argumentsKey else {
+            return table?.findLocked(build.key)
+        }
+        return argumentEntryLocked(typeID: build.typeID, build.name, argumentsKey)
+    }
+
+    /// The last step: keeps what was built if the scope's generation is
+    /// still the build's, and ends the build, handing the instance to its
+    /// flight if anyone waits. The mutex must be held; resume the returned
+    /// waiters after releasing it.
+    func finishBuildLocked(_ ticket: BuildTicket, _ built: BuiltInstance, _ key: RegistryKey) -> Flight.Waiters {
         registry.assertLocked()
-        building.removeAll { $0 === flight }
-        if let service, flight.generation == generation {
-            if let argumentsKey = flight.argumentsKey {
-                storeArgumentInstanceLocked(service, registration, argumentsKey)
-            } else if handMade {
-                storeLocked(service as Any, key)
+        guard let ended = removeBuildLocked(ticket) else {
+            preconditionFailure("RESOLVER: a build ended twice")
+        }
+        if let entry = built.entry {
+            if ended.generation == generation {
+                if let argumentsKey = ended.argumentsKey {
+                    storeArgumentEntryLocked(entry, typeID: ended.typeID, ended.name, argumentsKey)
+                } else {
+                    storeEntryLocked(entry, key)
+                }
             } else {
-                storeLocked(service, key)
+                // Never published; the caller keeps what it holds.
+                entry.release()
             }
         }
-        return flight.endLocked(.built(Carried(service)))
+        guard let flight = ended.flight else {
+            // Nobody waits: the caller keeps its own reference.
+            built.instance?.release()
+            return Flight.Waiters([])
+        }
+        return flight.endLocked(.built(built.instance))
     }
 
-    /// Ends a flight whose builder will never finish: its waiters start over.
+    /// Ends a build whose builder will never finish: its waiters start over.
     /// The mutex must be held.
-    func abandonLocked(_ flight: Flight) -> Flight.Waiters {
+    func abandonLocked(_ ticket: BuildTicket) -> Flight.Waiters {
         registry.assertLocked()
-        building.removeAll { $0 === flight }
+        guard let flight = removeBuildLocked(ticket)?.flight else {
+            return Flight.Waiters([])
+        }
         return flight.endLocked(.abandoned)
     }
 
+    /// Takes the build `ticket` out of the list (their order does not
+    /// matter). The mutex must be held.
+    private func removeBuildLocked(_ ticket: BuildTicket) -> Build? {
+        guard let index = building.firstIndex(where: { $0.ticket == ticket }) else {
+            return nil
+        }
+        building.swapAt(index, building.count - 1)
+        return building.removeLast()
+    }
+
     /// How `buildOnce`'s critical section ended.
-    private enum ThreadBuildStep<Service> {
-        /// An instance: cached, or another thread's build's.
-        case done(Service?)
-        /// The flight it waited for was abandoned, or built another type: again.
+    private enum ThreadBuildStep {
+        /// An instance: cached (`found` took it), or another thread's build's
+        /// (`built` took it).
+        case done
+        /// The flight it waited for was abandoned, or built what `built`
+        /// could not take: again.
         case again
-        /// This thread builds it.
-        case build(Flight)
+        /// This thread builds it, as this build.
+        case build(BuildTicket)
         /// This thread is building it already: a dependency cycle.
         case cycle
-        /// A failure to raise once the mutex is released.
-        case failure(String, Resolver.Verification.Failure.Kind)
+        /// Waiting for this flight would close a circle of threads each
+        /// waiting for another's build: the chain.
+        case cycleAcrossThreads([String])
+        /// The flight cannot be waited for (the thread holds the mutex more
+        /// than once).
+        case cannotWait
     }
 
     /// A caching scope's way, on a thread, to an instance it does not hold:
     /// wait for the flight building it, or build it (without the lock) while
-    /// others wait. `handMade`: the request's key is the registration's
-    /// hand-made key (`resolveHandMade`). Call with the mutex not held.
+    /// others wait. The caller's closures know the service type: `found`
+    /// reads an entry of the table, `built` an instance another thread's
+    /// build made (each false when it holds nothing for the caller), and
+    /// `make` builds one (on this thread, inside the caller's read section).
+    /// Call with the mutex not held.
     ///
     /// Failures found under the mutex (a cycle, a wait that cannot be) are
     /// raised after leaving it.
     @usableFromInline
-    @inline(never)
-    func buildOnce<Service>(_ registration: ResolverRegistration<Service>, _ request: ResolveRequest, given: Resolver?,
-                            _ section: borrowing ReadSection, handMade: Bool = false) -> Service? {
-        if registration.isolation == .async {
-            // Built by `resolveAsync` only: a thread never waits for an async build.
-            resolverFailure(ResolverRegistration<Service>.asyncFactoryMessage(registration.name), kind: .other)
-        }
+    func buildOnce(_ build: BuildKey, found: (UnownedReference<AnyObject>) -> Bool,
+                   built: (UnownedReference<AnyObject>?) -> Bool, make: () -> BuiltInstance) {
         let context = ResolutionContext.current
-        let argumentsKey = handMade ? nil : registration.argumentsKey(request.arguments)
         while true {
-            let step = registry.withLock { () -> ThreadBuildStep<Service> in
-                switch startBuildLocked(request.key, of: registration, argumentsKey: argumentsKey, handMade: handMade,
-                                        owner: context) {
-                case .cached(let service):
-                    return .done(service)
-                case .build(let flight):
-                    context.noteBuildStartedLocked(flight, in: self)
-                    return .build(flight)
+            // Quiet: a build's start and end change nothing a thread's cache
+            // holds (a store that would: `storeEntryLocked`), so they leave
+            // every thread's cache valid (T1).
+            let step = registry.mutex.withQuietLock { () -> ThreadBuildStep in
+                switch startBuildLocked(build, owner: context, found: found) {
+                case .cached:
+                    return .done
+                case .build(let ticket):
+                    context.noteBuildStartedLocked(ticket, in: self)
+                    return .build(ticket)
                 case .join(let flight):
                     if flight.owner === context {
                         return .cycle
                     }
                     if let chain = flight.cycleLocked(closedBy: context) {
-                        return .failure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
-                                        + registeredAtLine([registration]),
-                                        .cycle)
+                        return .cycleAcrossThreads(chain)
                     }
                     context.waitingFor = flight
                     defer { context.waitingFor = nil }
                     guard flight.waitLocked() else {
-                        return .failure("RESOLVER: cannot wait for '\(registration.keyDescription)', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
-                                        .other)
+                        return .cannotWait
                     }
-                    return flight.builtValue(as: Service.self).map { .done($0) } ?? .again
+                    guard let instance = flight.builtLocked, built(instance) else {
+                        return .again
+                    }
+                    return .done
                 }
             }
             switch step {
-            case .done(let service):
-                return service
+            case .done:
+                return
             case .again:
                 continue
-            case .cycle:
-                context.state.reportCycle(closingWith: UnownedReference(registration).opaque)
-            case .failure(let message, let kind):
-                resolverFailure(message, kind: kind)
-            case .build(let flight):
-                let service = ResolverRegistration.produce(UnownedReference(registration), context.state, request,
-                                                           given: given, section)
-                registry.withLock {
-                    context.noteBuildEndedLocked(flight)
-                    return finishBuildLocked(flight, service, request.key, of: registration, handMade: handMade)
+            case .build(let ticket):
+                let instance = make()
+                registry.mutex.withQuietLock {
+                    context.noteBuildEndedLocked(ticket)
+                    return finishBuildLocked(ticket, instance, build.key)
                 }.resume()
-                return service
+                return
+            case .cycle:
+                context.state.reportCycle(closingWith: UnownedReference(build.registration).opaque)
+            case .cycleAcrossThreads(let chain):
+                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
+                                + registeredAtLine([build.registration].compactMap { $0 as? RegistrationDescribing }),
+                                kind: .cycle)
+            case .cannotWait:
+                resolverFailure("RESOLVER: cannot wait for '\(describeRegistration(build.registration))', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
+                                kind: .other)
             }
         }
     }
+}
 
+extension ResolverScope {
     /// A caching scope's way, in a task, to an instance of an async
     /// registration it does not hold: the first task starts the build in a
     /// task of its own and every task that asks meanwhile (the first too)
@@ -328,19 +465,31 @@ extension ResolverScope {
     func buildOnceAsync<Service>(_ registration: ResolverRegistration<Service>, _ resolver: Resolver, _ args: Any?,
                                  _ parent: AsyncFrame) async -> Service? {
         let argumentsKey = registration.argumentsKey(boxed: args)
+        let kind = self.kind
+        let scope = UnownedReference(self)
         while true {
-            let start: BuildStart<Service> = withRegistryKey(Service.self, registration.name) { key in
-                registry.withLock {
-                    startBuildLocked(key, of: registration, argumentsKey: argumentsKey, handMade: false, owner: nil)
+            var service: Service?
+            let start = withRegistryKey(Service.self, registration.name) { key in
+                let build = BuildKey(key, typeID: registration.typeID, name: registration.name,
+                                     argumentsKey: argumentsKey, registration: registration)
+                return registry.withLock {
+                    startBuildLocked(build, owner: nil) { entry in
+                        service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self)
+                        return service != nil
+                    }
                 }
             }
             let flight: Flight
             switch start {
-            case .cached(let service):
+            case .cached:
                 return service
             case .join(let joined):
                 flight = joined
-            case .build(let started):
+            case .build(let ticket):
+                // This task waits for the build like the others.
+                guard let started = registry.withLock({ flightLocked(of: ticket) }) else {
+                    continue
+                }
                 flight = started
                 let work = Carried((self, registration, resolver, args, parent))
                 // A task of its own, inheriting this one's task-locals (the
@@ -352,20 +501,28 @@ extension ResolverScope {
                     // task), a failure ends the thread: it must first take
                     // this build out.
                     let verifying = ResolutionContext.existing
-                    registry.withLock { verifying?.noteBuildStartedLocked(flight, in: scope) }
+                    registry.withLock { verifying?.noteBuildStartedLocked(ticket, in: scope) }
                     let service = await AsyncFrame.$current.withValue(parent) {
                         await registration.runAsyncFactory(resolver, args, parent)
                     }
+                    let built = ResolverScope.built(service, for: scope.kind, in: UnownedReference(scope))
                     withRegistryKey(Service.self, registration.name) { key in
                         registry.write {
-                            verifying?.noteBuildEndedLocked(flight)
-                            return scope.finishBuildLocked(flight, service, key, of: registration, handMade: false)
+                            verifying?.noteBuildEndedLocked(ticket)
+                            return scope.finishBuildLocked(ticket, built, key)
                         }
                     }.resume()
                 }
             }
             await flight.ending()
-            if let service = registry.withLock({ flight.builtValue(as: Service.self) }) {
+            let done = registry.withLock { () -> Bool in
+                guard let instance = flight.builtLocked else {
+                    return false
+                }
+                service = instance.map { ValueStorage.value(in: $0, as: Service.self) }
+                return true
+            }
+            if done {
                 return service
             }
         }
@@ -383,21 +540,95 @@ private func startBuildTask(_ operation: sending @escaping @isolated(any) () asy
     }
 }
 
+extension ResolverRegistration {
+    /// A caching scope without the instance: build it once (S1). Specialized
+    /// where the resolve is (`@inlinable`), so the closures the scope's
+    /// build-once calls run no generic code.
+    @inlinable
+    @inline(never)
+    static func buildOnce(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+                          _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        registration.read { registration in
+            if registration.isolation == .async {
+                // Built by `resolveAsync` only: a thread never waits for an async build.
+                asyncFactoryStop(registration.name)
+            }
+        }
+        let kind = scope.read { $0.kind }
+        var service: Service?
+        let build = registration.read { registration in
+            BuildKey(request.key, typeID: registration.typeID, name: registration.name,
+                     argumentsKey: registration.argumentsKey(request.arguments), registration: registration)
+        }
+        scope.read { scope in
+            scope.buildOnce(build, found: { entry in
+                service = ResolverScope.service(inEntry: entry, of: kind, in: UnownedReference(scope), as: Service.self)
+                return service != nil
+            }, built: { instance in
+                service = instance.map { ValueStorage.value(in: $0, as: Service.self) }
+                return true
+            }, make: {
+                service = produce(registration, ResolutionContext.currentState, request, section)
+                return ResolverScope.built(service, for: kind, in: UnownedReference(scope))
+            })
+        }
+        return service
+    }
+
+    /// Stops: a synchronous resolve asked for an async factory's instance,
+    /// which no caching scope holds yet.
+    @usableFromInline
+    static func asyncFactoryStop(_ name: Resolver.Name?) -> Never {
+        resolverFailure(asyncFactoryMessage(name), kind: .other)
+    }
+}
+
+extension ResolverScope {
+    /// What a build made, packed for the flight (the instance) and for the
+    /// table of a scope of `kind` (strongly, weakly for `.shared`, with its
+    /// expiry for a time-to-live scope): each an owned reference. A
+    /// `.shared` scope keeps no value type (nothing to hold weakly).
+    @inlinable
+    static func built<Service>(_ service: Service?, for kind: Kind, in scope: UnownedReference<ResolverScope>)
+        -> BuiltInstance {
+        guard let service else {
+            return BuiltInstance(instance: nil, entry: nil)
+        }
+        let instance = ValueStorage.retainedReference(to: service)
+        return BuiltInstance(instance: instance, entry: entry(for: service, instance, of: kind, in: scope))
+    }
+
+    /// `service` (held by `instance`, an owned reference) as a table of a
+    /// scope of `kind` keeps it: an owned reference, or nil for nothing to
+    /// keep.
+    @inlinable
+    static func entry<Service>(for service: Service, _ instance: UnownedReference<AnyObject>, of kind: Kind,
+                               in scope: UnownedReference<ResolverScope>) -> UnownedReference<AnyObject>? {
+        if kind.holdsInstancesWeakly {
+            return ValueStorage.instance(in: service).map { .retaining(WeakBox($0)) }
+        }
+        if kind.instancesExpire {
+            return .retaining(ExpiringBox(service, expiry: scope.read { $0.expiryOfInstanceBuiltNow() }))
+        }
+        return .retaining(instance.object)
+    }
+}
+
 extension ResolutionContext {
     /// Remembers, on a verification's thread, a build it started, so that a
     /// failure ending the thread can abandon it. The mutex must be held.
-    func noteBuildStartedLocked(_ flight: Flight, in scope: ResolverScope) {
+    func noteBuildStartedLocked(_ ticket: BuildTicket, in scope: ResolverScope) {
         registry.assertLocked()
         if verification != nil {
-            unfinishedBuilds.append((scope, flight))
+            unfinishedBuilds.append((scope, ticket))
         }
     }
 
     /// Forgets a build this thread finished. The mutex must be held.
-    func noteBuildEndedLocked(_ flight: Flight) {
+    func noteBuildEndedLocked(_ ticket: BuildTicket) {
         registry.assertLocked()
         if !unfinishedBuilds.isEmpty {
-            unfinishedBuilds.removeAll { $0.flight === flight }
+            unfinishedBuilds.removeAll { $0.ticket == ticket }
         }
     }
 
@@ -406,7 +637,7 @@ extension ResolutionContext {
     func abandonUnfinishedBuilds() {
         let waiters = registry.withLock { () -> [Flight.Waiters] in
             defer { unfinishedBuilds.removeAll() }
-            return unfinishedBuilds.map { $0.scope.abandonLocked($0.flight) }
+            return unfinishedBuilds.map { $0.scope.abandonLocked($0.ticket) }
         }
         for waiting in waiters {
             waiting.resume()

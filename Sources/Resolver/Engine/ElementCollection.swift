@@ -129,14 +129,14 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
                     switch part {
                     case .plain(let registration):
                         let request = ResolveRequest(key, from: container, arguments)
-                        if let base = ResolverRegistration<[Element]>.resolve(registration, request, given: resolver, section) {
+                        if let base = ResolverRegistration<[Element]>.resolve(registration, request, section) {
                             list.append(contentsOf: base)
                         }
                     case .elements(let collection):
                         let count = collection.read { $0.elements.count }
                         for index in 0..<count {
                             let element = collection.read { UnownedReference($0.elements[index]) }
-                            if let service = ElementCollection.resolve(element, from: container, given: resolver, section) {
+                            if let service = ElementCollection.resolve(element, from: container, section) {
                                 list.append(service)
                             }
                         }
@@ -149,14 +149,13 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
 
     /// One element, through its scope, from `container` (a synchronous
     /// resolve): recorded as an edge from the list while a graph records.
-    static func resolve(_ element: UnownedReference<ResolverRegistration<Element>>, from container: UnownedReference<Resolver>,
-                        given: Resolver, _ section: borrowing ReadSection) -> Element? {
+    static func resolve(_ element: UnownedReference<ResolverRegistration<Element>>, from container: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> Element? {
         let name = element.read { $0.name }
         return withRegistryKey(Element.self, name) { key in
             if Published.detours.load() != 0 {
                 GraphRecorder.recordResolve(of: Element.self, key)
             }
-            return ResolverRegistration<Element>.resolve(element, ResolveRequest(key, from: container, .none), given: given, section)
+            return ResolverRegistration<Element>.resolve(element, ResolveRequest(key, from: container, .none), section)
         }
     }
 
@@ -316,8 +315,7 @@ extension ResolverRegistration {
                         return .done(service)
                     }
                     if isolation == .none {
-                        return .done(ResolverRegistration.resolveUncached(registration, through: scope, request,
-                                                                          given: resolver, section))
+                        return .done(ResolverRegistration.resolveUncached(registration, through: scope, request, section))
                     }
                     return .pending(AsyncPending(registration, scope, resolver))
                 }

@@ -1,13 +1,13 @@
 // A registration's factory in the shape it was registered with, and every
 // decision that depends on that shape, stated once: what isolation it needs,
 // whether it takes arguments, the `(Resolver, Any?) -> Service?` form that
-// `update(factory:)` wraps, and the thread's `Producer` that calls it. Each is
-// an exhaustive `switch`: a new shape is one change the compiler walks
-// through.
+// `update(factory:)` wraps, and the `Call` the resolve path makes it through.
+// Each is an exhaustive `switch`: a new shape is one change the compiler
+// walks through.
 
 extension ResolverRegistration {
     /// The factory, in the shape it was registered with. The resolve path
-    /// calls it in place, through the calling thread's `Producer`.
+    /// calls it through the registration's `call`.
     @usableFromInline
     enum Factory {
         /// `register { Service() }`.
@@ -39,6 +39,10 @@ extension ResolverRegistration {
     /// An async factory of any shape, as stored.
     @usableFromInline
     typealias AsyncFactory = (_ resolver: Resolver, _ args: Any?) async -> Service?
+    /// The factory as the resolve path calls it, whatever its shape: with
+    /// the container the factory receives and the call's arguments.
+    @usableFromInline
+    typealias Call = (_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service?
 }
 
 extension ResolverRegistration.Factory {
@@ -91,19 +95,44 @@ extension ResolverRegistration.Factory {
         }
     }
 
-    /// A thread's `Producer` for this factory (without the main-actor
-    /// warning, which `Producer.make(for:)` adds).
-    func makeProducer(name: Resolver.Name?) -> ResolverRegistration.Producer {
-        typealias Producer = ResolverRegistration.Producer
+    /// The factory as the resolve path calls it (`ResolverRegistration.call`),
+    /// made once per registration. A registration keeps it in a constant
+    /// property, so a resolve that holds the registration borrowed calls it
+    /// without a reference count (`UnownedReference.read`). A plain factory
+    /// registered from the main actor says when it first runs off it
+    /// (`MainActorDeparture`).
+    func call(name: Resolver.Name?, registeredOnMainActor: Bool) -> ResolverRegistration.Call {
+        let call = callOfItsShape(name: name)
+        guard registeredOnMainActor, isolation == .none else {
+            return call
+        }
+        let departure = MainActorDeparture<Service>(name)
+        return { resolver, arguments in
+            departure.check()
+            return call(resolver, arguments)
+        }
+    }
+
+    private func callOfItsShape(name: Resolver.Name?) -> ResolverRegistration.Call {
         switch self {
-        case .plain(let factory): return Producer.Plain(factory)
-        case .resolver(let factory): return Producer.WithResolver(factory)
-        case .arguments(let factory): return Producer.WithArguments(factory)
-        case .anyArguments(let factory): return Producer.WithAnyArguments(factory)
-        case .typed(let typed): return typed.makeProducer(name: name)
-        case .mainActor(let factory, _): return Producer.OnMainActor(factory, name)
-        case .async: return Producer.AsyncOnly(name)
-        case .collection(let assembly): return Producer.Assembling(assembly)
+        case .plain(let factory):
+            return { _, _ in factory() }
+        case .resolver(let factory):
+            return { resolver, _ in factory(resolver) }
+        case .arguments(let factory):
+            return { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
+        case .anyArguments(let factory):
+            return { resolver, arguments in factory(resolver, arguments.value) }
+        case .typed(let typed):
+            return typed.call(name: name)
+        case .mainActor(let factory, _):
+            return { resolver, arguments in
+                ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value)
+            }
+        case .async:
+            return { _, _ in resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other) }
+        case .collection(let assembly):
+            return { resolver, arguments in assembly.assemble(from: resolver, arguments) }
         }
     }
 }

@@ -38,6 +38,18 @@ struct Mutex: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` holding the mutex, for a critical section that changes
+    /// nothing the threads' caches may hold (`crg_mutex_lock_quiet`): a
+    /// build's start and end, which add entries to a scope's table but
+    /// neither replace nor remove one without stepping the version
+    /// themselves (`ThreadCache.invalidate`). DESIGN.md, T1.
+    @inlinable
+    func withQuietLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        crg_mutex_lock_quiet(raw)
+        defer { crg_mutex_unlock(raw) }
+        return try body()
+    }
+
     /// Runs `body` (user code) with the mutex released, from inside a
     /// `withLock` that holds it once; takes it again after.
     func withoutLock<Result>(_ body: () throws -> Result) rethrows -> Result {

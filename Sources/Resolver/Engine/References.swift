@@ -2,14 +2,15 @@
 /// along the resolve path instead of a raw pointer, in the manner of
 /// swift-collections' `_UnmanagedHashNode`.
 ///
-/// Reading a field through it takes no reference count. Holding a strong reference
-/// to an object every resolving thread shares (a container, a registration, a
-/// scope) would retain and release it on every resolve, writing a cache line
-/// those threads share; the resolve path instead reaches such objects through
-/// unowned references, valid because a read section (`ReadSection`) or the
-/// caller's own reference keeps them alive. Whoever makes one states what
-/// keeps the object alive; the type keeps the object's class, so a reference
-/// to a scope cannot be passed where a registration is expected.
+/// Using the object through it (`read`) takes no reference count. Holding a
+/// strong reference to an object every resolving thread shares (a container,
+/// a registration, a scope) would retain and release it on every resolve,
+/// writing a cache line those threads share; the resolve path instead reaches
+/// such objects through unowned references, valid because a read section
+/// (`ReadSection`) or the caller's own reference keeps them alive. Whoever
+/// makes one states what keeps the object alive; the type keeps the object's
+/// class, so a reference to a scope cannot be passed where a registration is
+/// expected.
 ///
 /// It is one pointer: `MemoryLayout<UnownedReference<X>>.size` is a word,
 /// and its operations compile to the loads they wrap (`make bench-instructions`).
@@ -41,16 +42,22 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
         UnownedReference(opaque: Unmanaged.passRetained(object).toOpaque())
     }
 
-    /// Runs `body` with the object. A field read in `body` takes no
-    /// reference count; handing the object to a call the optimizer cannot
-    /// see into retains it around that call (the compiler cannot tell what
-    /// keeps it alive), so the resolve path reads fields here and passes
-    /// strong references it holds as parameters (`given: Resolver?`).
+    /// Runs `body` with the object, borrowed: reading a field, calling a
+    /// closure the object stores in a constant property, or passing the
+    /// object to a call takes no reference count, since the object is
+    /// guaranteed alive for the length of `body`. That guarantee is the
+    /// caller's to give: the object is one the current read section keeps
+    /// (a published container, registration or scope: DESIGN.md, R2), or one
+    /// the caller holds a strong reference to.
+    ///
+    /// The engine's one use of the standard library's
+    /// `Unmanaged._withUnsafeGuaranteedRef`, as swift-collections'
+    /// `_UnmanagedHashNode` reads its nodes (`EngineTests` checks it keeps
+    /// no count).
     @inlinable
     @inline(__always)
-    func read<Result>(_ body: (Object) -> Result) -> Result {
-        unowned(unsafe) let object = Unmanaged<Object>.fromOpaque(opaque).takeUnretainedValue()
-        return body(object)
+    func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        try Unmanaged<Object>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }
 
     /// A strong reference to the object (a reference count, for the slow

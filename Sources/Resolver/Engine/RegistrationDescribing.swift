@@ -32,6 +32,12 @@ protocol RegistrationDescribing: AnyObject {
     func describingLocked(from container: Resolver) -> [RegistrationDescribing]
 }
 
+/// "Type" or "Type:name" of `registration` (a `ResolverRegistration`), for
+/// messages.
+func describeRegistration(_ registration: AnyObject) -> String {
+    (registration as? RegistrationDescribing)?.keyDescription ?? "?"
+}
+
 extension RegistrationDescribing {
     var isExemptInStrictTestsLocked: Bool {
         false

@@ -84,8 +84,6 @@ final class Registry: @unchecked Sendable {
         retire(root)
         root = container
         Published.root.store(UnownedReference(container))
-        // Threads' snapshots of the old root would keep it alive.
-        RootSnapshot.clearAll()
     }
 
     /// Makes `container` the container static registrations go to. The mutex

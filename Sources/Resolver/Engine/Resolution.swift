@@ -11,24 +11,16 @@ import CRegistry
 // parameter): the registration gate, `root`, the registration (here or in a
 // child), its scope, a cached instance, and the factory. Shared objects
 // reached through published fields (containers, registrations, scopes) are
-// handled as `UnownedReference`s and read one field at a time, taking no
+// handled as `UnownedReference`s and used borrowed (`read`), taking no
 // reference count: the read section keeps them alive. (A strong reference
 // would be retained and released, writing a cache line every resolving
-// thread shares.) The thread's own stack and graph are reached by pointer
-// (`ThreadResolution`); its own objects (its producers, its snapshot of
-// `root`) are used like the shared ones, and where a call the optimizer
-// cannot see into needs one of them, Swift retains it around the call, a
-// write to that object's header, which is the thread's own object.
+// thread shares.) A new instance comes from the registration's own factory
+// (`call`), given the container borrowed the same way. The thread's own
+// stack and graph are reached by pointer (`ThreadResolution`).
 
-/// One resolve on its way down the path: the key, the container searched,
-/// and the arguments.
-///
-/// The container the caller gave, if any, travels beside it as a parameter
-/// (`given: Resolver?`), not inside it: a strong reference passed as a
-/// parameter is the caller's guarantee, passed down without a reference
-/// count, while one stored in the request would be copied into it (a retain
-/// and a release on every resolve that builds an instance), and an unowned
-/// one would be retained around every call it is passed to.
+/// One resolve on its way down the path: the key, the container searched
+/// (the one the caller gave, or `root`), which is also the one a factory
+/// receives, and the arguments.
 @frozen
 @usableFromInline
 struct ResolveRequest {
@@ -45,11 +37,11 @@ struct ResolveRequest {
         self.arguments = arguments
     }
 
-    /// The container as a strong reference, for the slow paths that hand it
-    /// to user code: the one the caller gave, or the one searched.
+    /// The container as a strong reference, for the slow paths that keep
+    /// it or hand it on.
     @inlinable
-    func resolver(given: Resolver?) -> Resolver {
-        given ?? container.object
+    var resolver: Resolver {
+        container.object
     }
 }
 
@@ -70,7 +62,7 @@ protocol ResolvePath {
     /// The answer for `registration`, whose instance `scope` does not hold.
     static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
                          through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                         given: Resolver?, _ section: borrowing ReadSection) -> Result
+                         _ section: borrowing ReadSection) -> Result
 }
 
 /// A synchronous resolve: the instance, made on this thread.
@@ -87,9 +79,8 @@ enum SynchronousPath<Service>: ResolvePath {
     @inline(__always)
     static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
                          through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                         given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        let service = ResolverRegistration<Service>.resolveUncachedInline(registration, through: scope, request,
-                                                                           given: given, section)
+                         _ section: borrowing ReadSection) -> Service? {
+        let service = ResolverRegistration<Service>.resolveUncachedInline(registration, through: scope, request, section)
         // The decorator field first: binding `service` copies it (a retain).
         if let decorate = Published.decorate.load(), let service {
             DecorateBox.call(decorate, with: service)
@@ -136,7 +127,7 @@ extension Resolver {
             return Path.found(service)
         }
         let result = withRegistryKey(Path.Service.self, name) { key in
-            resolveMissed(key, hit, from: target, given: container, arguments, section, path)
+            resolveMissed(key, hit, from: target, arguments, section, path)
         }
         section.end()
         return result
@@ -149,16 +140,16 @@ extension Resolver {
     @inlinable
     @inline(never)
     static func resolveMissed<Path: ResolvePath>(_ key: RegistryKey, _ hit: ThreadCache.Hit?,
-                                                 from target: UnownedReference<Resolver>, given container: Resolver?,
+                                                 from target: UnownedReference<Resolver>,
                                                  _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
                                                  _ path: Path.Type) -> Path.Result {
         let request = ResolveRequest(key, from: target, arguments)
         if let hit {
             // The registration, remembered: no table probe.
             return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self), request,
-                                given: container, section, path)
+                                section, path)
         }
-        return resolveInReadSection(request, given: container, section, path)
+        return resolveInReadSection(request, section, path)
     }
 
     /// `resolveService` once the key is built (`implements`, scopes).
@@ -180,7 +171,7 @@ extension Resolver {
             section.end()
             return resolveAfterRegistering(key, in: container, arguments, path)
         }
-        let result = resolveInReadSection(ResolveRequest(key, from: target, arguments), given: container, section, path)
+        let result = resolveInReadSection(ResolveRequest(key, from: target, arguments), section, path)
         section.end()
         return result
     }
@@ -206,13 +197,13 @@ extension Resolver {
     /// resolves it (then the decorator, in DEBUG builds).
     @inlinable
     @inline(__always)
-    static func resolveInReadSection<Path: ResolvePath>(_ request: ResolveRequest, given: Resolver?,
+    static func resolveInReadSection<Path: ResolvePath>(_ request: ResolveRequest,
                                                         _ section: borrowing ReadSection, _ path: Path.Type) -> Path.Result {
         guard let found = request.container.read({ $0.storage }).find(request.key, section) else {
             return Path.found(nil)
         }
         ThreadCache.fill(request.container, request.key, registration: found, section)
-        return resolveFound(found.unsafeCast(to: ResolverRegistration<Path.Service>.self), request, given: given, section,
+        return resolveFound(found.unsafeCast(to: ResolverRegistration<Path.Service>.self), request, section,
                             path)
     }
 
@@ -222,14 +213,14 @@ extension Resolver {
     @inlinable
     @inline(__always)
     static func resolveFound<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
-                                                _ request: ResolveRequest, given: Resolver?,
+                                                _ request: ResolveRequest,
                                                 _ section: borrowing ReadSection, _ path: Path.Type) -> Path.Result {
         ResolverRegistration<Path.Service>.checkArguments(registration, request.arguments)
         let scope = ResolverRegistration<Path.Service>.effectiveScope(registration, request.container, section)
         if let service = cachedService(registration, scope, request, section) {
             return Path.found(service)
         }
-        return Path.uncached(registration, through: scope, request, given: given, section)
+        return Path.uncached(registration, through: scope, request, section)
     }
 
     /// The instance a caching scope holds for `registration`, if any
@@ -314,7 +305,7 @@ extension Resolver {
     static func resolveAfterRegistering<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?,
                                                            _ arguments: ArgumentsPointer, _ path: Path.Type) -> Path.Result {
         withRegisteredTarget(container) { target, section in
-            resolveInReadSection(ResolveRequest(key, from: target, arguments), given: container, section, path)
+            resolveInReadSection(ResolveRequest(key, from: target, arguments), section, path)
         }
     }
 
@@ -350,10 +341,9 @@ extension ResolverRegistration {
     /// Resolves `registration` through its scope, for `request`.
     @inlinable
     @inline(__always)
-    static func resolve(_ registration: UnownedReference<ResolverRegistration>, _ request: ResolveRequest,
-                        given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+    static func resolve(_ registration: UnownedReference<ResolverRegistration>, _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         let scope = effectiveScope(registration, request.container, section)
-        return resolve(registration, through: scope, request, given: given, section)
+        return resolve(registration, through: scope, request, section)
     }
 
     /// The scope `registration` resolves through from `container`: its own,
@@ -380,7 +370,7 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func resolve(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
-                        _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+                        _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
         if kind.keepsInstances {
             if registration.read({ $0.argumentTypes }) != nil {
@@ -392,13 +382,12 @@ extension ResolverRegistration {
                 return service
             }
         }
-        return resolveUncached(registration, through: scope, request, given: given, section)
+        return resolveUncached(registration, through: scope, request, section)
     }
 
     /// The entry a caching scope holds for `registration`: the one its memo
-    /// remembers, while the memo is for this scope and the scope's generation
-    /// is the one it was made in; else from the scope's table (and the memo
-    /// is renewed).
+    /// remembers, while the scope's generation is the one it was made in;
+    /// else from the scope's table (and the memo is renewed).
     ///
     /// A memo is made only with an even generation read before the probe
     /// (acquire): the entry was in the table then, and stays there while the
@@ -411,35 +400,17 @@ extension ResolverRegistration {
                             _ kind: ResolverScope.Kind, _ key: RegistryKey,
                             _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
         let generation = scope.read { $0.generationWord }.load()
-        if let memo = registration.read({ $0.fields.memo }).load(), memo.read({ $0.isValid(for: scope, generation) }) {
-            return memo.read { $0.entry }
+        let memo = registration.read { $0.fields.memo }
+        if let entry = memo.entry(madeIn: generation) {
+            return entry
         }
         guard let entry = scope.read({ $0.table.unsafelyUnwrapped }).find(key, section) else {
             return nil
         }
         if generation & 1 == 0 && kind.memoMayKeep {
-            renewMemo(registration, scope, generation, entry)
+            memo.renew(entry, madeIn: generation)
         }
         return entry
-    }
-
-    /// Remembers `entry`, found in `scope` during `generation`, in
-    /// `registration` (out of line: once per scope generation).
-    @usableFromInline
-    @inline(never)
-    static func renewMemo(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
-                          _ generation: UInt64, _ entry: UnownedReference<AnyObject>) {
-        let memo = UnownedReference.retaining(CacheMemo(scope: scope, generation: generation, entry: entry))
-        let field = registration.read { $0.fields.memo }
-        let old = field.load()
-        if field.compareExchange(expected: old, desired: memo) {
-            if let old {
-                retire(owned: old)
-            }
-        } else {
-            // Another thread renewed it first; ours was never published.
-            memo.release()
-        }
     }
 
     /// Everything but a cached instance: build it once, make a new one, the
@@ -447,9 +418,8 @@ extension ResolverRegistration {
     @inlinable
     @inline(never)
     static func resolveUncached(_ registration: UnownedReference<ResolverRegistration>,
-                                through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                                given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        resolveUncachedInline(registration, through: scope, request, given: given, section)
+                                through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        resolveUncachedInline(registration, through: scope, request, section)
     }
 
     /// `resolveUncached`, inlined where a synchronous resolve has missed
@@ -459,17 +429,16 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func resolveUncachedInline(_ registration: UnownedReference<ResolverRegistration>,
-                                      through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                                      given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+                                      through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         switch scope.read({ $0.kind.strategy }) {
         case .buildOnceAndKeep:
-            return buildOnce(registration, scope, request, given: given, section)
+            return buildOnce(registration, scope, request, section)
         case .newInstance:
-            return produce(registration, ResolutionContext.currentState, request, given: given, section)
+            return produce(registration, ResolutionContext.currentState, request, section)
         case .perResolution:
-            return produceInGraph(registration, ResolutionContext.currentState, request, given: given, section)
+            return produceInGraph(registration, ResolutionContext.currentState, request, section)
         case .containerCache, .delegate:
-            return resolveThroughCustomScope(registration, scope, request, given: given)
+            return resolveThroughCustomScope(registration, scope, request)
         }
     }
 
@@ -478,12 +447,12 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
-                               _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+                               _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
         if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
             return found
         }
-        let service = produce(registration, context, request, given: given, section)
+        let service = produce(registration, context, request, section)
         // Not `if let`: binding the instance copies it, a retain and release
         // around the one retain the graph's entry takes.
         if context.isResolving && service != nil {
@@ -493,31 +462,32 @@ extension ResolverRegistration {
     }
 
     /// Makes a new instance with the current factory, the registration on the
-    /// thread's resolution stack: the thread's copy of the registered factory
-    /// (`Producer`), or the one `update(factory:)` installed.
+    /// thread's resolution stack: the one `update(factory:)` installed, or
+    /// the registered one (`call`), called with the request's container. The
+    /// read section keeps the registration, the container and a replacement
+    /// alive, so all are used borrowed: no reference count is written.
     @inlinable
     @inline(__always)
     static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
-                        _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
+                        _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         context.enter(registration.opaque, withArguments: !request.arguments.isNone)
         defer { context.leave() }
-        if let replacement = registration.read({ $0.fields.replacement }).load() {
-            let resolver = given ?? RootSnapshot.current(for: request.container, section).read { $0.root }
-            return replacement.read { $0.factory }(resolver, request.arguments.value)
-        }
-        // The registration owns its producers, and the read section keeps it.
-        return Producer.forCallingThread(registration, section).read {
-            $0.produceInPlace(request, given: given, section)
+        return registration.read { registration in
+            if let replacement = registration.fields.replacement.load() {
+                return produceReplaced(replacement, request)
+            }
+            return request.container.read { registration.call($0, request.arguments) }
         }
     }
 
-    /// A caching scope without the instance: build it once (slow path, with
-    /// real references).
+    /// An instance from the factory `update(factory:)` installed (out of
+    /// line: the arguments are boxed for it).
     @usableFromInline
     @inline(never)
-    static func buildOnce(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
-                          _ request: ResolveRequest, given: Resolver?, _ section: borrowing ReadSection) -> Service? {
-        scope.object.buildOnce(registration.object, request, given: given, section)
+    static func produceReplaced(_ replacement: UnownedReference<FactoryBox>, _ request: ResolveRequest) -> Service? {
+        replacement.read { box in
+            request.container.read { box.factory($0, request.arguments.value) }
+        }
     }
 
     /// A custom scope: call its `resolve(registration:resolver:args:)` with
@@ -525,36 +495,8 @@ extension ResolverRegistration {
     @usableFromInline
     @inline(never)
     static func resolveThroughCustomScope(_ registration: UnownedReference<ResolverRegistration>,
-                                          _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                                          given: Resolver?) -> Service? {
-        scope.object.resolve(registration: registration.object, resolver: request.resolver(given: given),
+                                          _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
+        scope.object.resolve(registration: registration.object, resolver: request.resolver,
                              args: request.arguments.value)
-    }
-}
-
-/// What a registration remembers of its cached instance: the entry the
-/// scope's table held for its key, in which scope, during which generation.
-/// While the scope's generation is unchanged the entry is still in the table
-/// (entries leave only with a new generation), so a resolve can skip the
-/// table. Immutable; a registration's memo is replaced (and the old one
-/// retired) when it goes stale.
-@usableFromInline
-final class CacheMemo {
-    @usableFromInline let scope: UnownedReference<ResolverScope>
-    @usableFromInline let generation: UInt64
-    @usableFromInline let entry: UnownedReference<AnyObject>
-
-    @usableFromInline
-    init(scope: UnownedReference<ResolverScope>, generation: UInt64, entry: UnownedReference<AnyObject>) {
-        self.scope = scope
-        self.generation = generation
-        self.entry = entry
-    }
-
-    /// Whether the memo is for `scope` in `generation`.
-    @inlinable
-    @inline(__always)
-    func isValid(for scope: UnownedReference<ResolverScope>, _ generation: UInt64) -> Bool {
-        self.scope == scope && self.generation == generation
     }
 }

@@ -32,7 +32,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// and async ones whose tasks it runs) and has yet to finish, so that a
     /// failure ending the thread can abandon them (`BuildOnce.swift`).
     /// Under the registry mutex.
-    @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, flight: Flight)] = []
+    @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, ticket: BuildTicket)] = []
 
     /// The instance an async factory just made, for the factory that
     /// `update(factory:)` installed on its registration to pick up
@@ -366,74 +366,5 @@ struct GraphEntry {
     static func sameName<Service>(_ made: UnsafeMutableRawPointer,
                                   _ registration: UnownedReference<ResolverRegistration<Service>>) -> Bool {
         UnownedReference<ResolverRegistration<Service>>(opaque: made).read { $0.name } == registration.read { $0.name }
-    }
-}
-
-/// A thread's own reference to the root container, so that `root` can be
-/// passed to a factory as a property of an object the thread holds: a count
-/// written for the call lands on this object, the thread's own, where passing
-/// the root container itself would write its count, a line every resolving
-/// thread shares. Kept in the thread's reader record
-/// (`crg_reader_local`); changing `root` takes every thread's snapshot away,
-/// so an idle thread keeps no replaced root alive.
-///
-/// A resolve reads `root` here on every factory call that takes a container:
-/// the field sits between paddings (`CacheLines.swift`), on lines no other
-/// allocation shares, and the class is final, so reading it reads nothing in
-/// the header; the count written for the call lands in the header, which
-/// starts a 128-byte block where the allocator allows (`CacheLines.lineAligned`).
-@usableFromInline
-final class RootSnapshot {
-    /// With the object's header, the 128 bytes before `root`.
-    @usableFromInline let headerPadding = HeaderPadding()
-    @usableFromInline let root: Resolver
-    /// The 128 bytes after it.
-    @usableFromInline let trailingPadding = LinePadding()
-
-    init(_ root: Resolver) {
-        self.root = root
-    }
-
-    /// The calling thread's snapshot of `root` (the root this resolve
-    /// loaded), made if needed. Unowned: the thread's record owns it, and a
-    /// snapshot taken away (a root change, or `make` below) is retired, so
-    /// the read section keeps it.
-    @inlinable
-    @inline(__always)
-    static func current(for root: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> UnownedReference<RootSnapshot> {
-        if let raw = crg_reader_local() {
-            let snapshot = UnownedReference<RootSnapshot>(opaque: raw)
-            if snapshot.read({ UnownedReference($0.root) }) == root {
-                return snapshot
-            }
-        }
-        return make(for: root)
-    }
-
-    /// Runs `body` with the root, passed without a reference count.
-    @inlinable
-    @inline(__always)
-    func read<Result>(_ body: (Resolver) -> Result) -> Result {
-        body(root)
-    }
-
-    @usableFromInline
-    @inline(never)
-    static func make(for root: UnownedReference<Resolver>) -> UnownedReference<RootSnapshot> {
-        let snapshot = UnownedReference.retaining(CacheLines.lineAligned { RootSnapshot(root.object) })
-        crg_reader_set_local(snapshot.opaque, releaseRetainedObject)
-        // A root changed since this resolve loaded `root` may have swept the
-        // snapshots before ours went in: then take ours back out (retired:
-        // it stays valid for this read section).
-        if Published.root.load() != root {
-            crg_reader_set_local(nil, releaseRetainedObject)
-        }
-        return snapshot
-    }
-
-    /// Takes every thread's snapshot away (the root changed). The mutex must
-    /// be held.
-    static func clearAll() {
-        _ = crg_readers_clear_locals()
     }
 }

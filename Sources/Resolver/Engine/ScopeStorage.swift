@@ -48,6 +48,7 @@ final class ExpiringBox<Value> {
     @usableFromInline let value: Value
     @usableFromInline let expiry: Int64
 
+    @usableFromInline
     init(_ value: Value, expiry: Int64) {
         self.value = value
         self.expiry = expiry
@@ -107,6 +108,7 @@ extension Duration {
 final class WeakBox {
     @usableFromInline weak var object: AnyObject?
 
+    @usableFromInline
     init(_ object: AnyObject?) {
         self.object = object
     }
@@ -127,8 +129,7 @@ extension ResolverScope {
             withRegistryKey(Service.self, registration.name) { key in
                 ReadSection.run { section in
                     ResolverRegistration.resolve(UnownedReference(registration), through: UnownedReference(self),
-                                                 ResolveRequest(key, from: UnownedReference(resolver), arguments),
-                                                 given: resolver, section)
+                                                 ResolveRequest(key, from: UnownedReference(resolver), arguments), section)
                 }
             }
         }
@@ -148,8 +149,31 @@ extension ResolverScope {
             if let cached = anyInstance(key, as: Service.self) {
                 return cached
             }
-            return buildOnce(registration, ResolveRequest(key, from: UnownedReference(resolver), arguments),
-                             given: resolver, section, handMade: true)
+            if registration.isolation == .async {
+                ResolverRegistration<Service>.asyncFactoryStop(registration.name)
+            }
+            let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
+            let build = BuildKey(key, typeID: ResolverRegistration<Service>.handMadeCacheType, name: name,
+                                 argumentsKey: nil, registration: registration)
+            let kind = self.kind
+            let scope = UnownedReference(self)
+            var service: Service?
+            buildOnce(build, found: { entry in
+                service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Any.self) as? Service
+                return service != nil
+            }, built: { instance in
+                guard let instance else {
+                    service = nil
+                    return true
+                }
+                service = ValueStorage.value(in: instance, as: Any.self) as? Service
+                return service != nil
+            }, make: {
+                service = ResolverRegistration.produce(UnownedReference(registration), ResolutionContext.currentState,
+                                                       request, section)
+                return ResolverScope.built(service.map { $0 as Any }, for: kind, in: scope)
+            })
+            return service
         }
     }
 
@@ -258,53 +282,49 @@ extension ResolverScope {
         }
     }
 
-    /// The instance this caching scope holds under `key`, if any (and, in a
-    /// time-to-live scope, alive). Call inside a read section or holding the
-    /// mutex.
-    func cachedInstance<Service>(_ key: RegistryKey, as type: Service.Type) -> Service? {
-        guard let entry = table?.findValue(key) else {
-            return nil
-        }
-        return ResolverScope.service(inEntry: entry, of: kind, in: UnownedReference(self), as: Service.self)
+    /// The instance a time-to-live scope gives an instance whose build ends
+    /// now.
+    @usableFromInline
+    func expiryOfInstanceBuiltNow() -> Int64 {
+        life.unsafelyUnwrapped.expiryOfInstanceBuiltNow()
     }
 
-    /// Keeps `service` under `key`: strongly in a cache, weakly (class
-    /// instances only) in a shared scope, with the time its life ends in a
-    /// time-to-live scope. What it replaces is retired. Out of memory, the
-    /// instance is simply not cached. The mutex must be held.
-    func storeLocked<Service>(_ service: Service, _ key: RegistryKey) {
+    /// Keeps `entry` (an owned reference to the instance as this scope's
+    /// kind keeps it: `built(_:for:in:)`) under `key`. What it replaces is
+    /// retired, after the threads' caches are made stale. Out of memory, the
+    /// instance is simply not cached. The mutex must be held (quietly will
+    /// do: T1).
+    func storeEntryLocked(_ entry: UnownedReference<AnyObject>, _ key: RegistryKey) {
         registry.assertLocked()
-        guard let table else { return }
-        let stored: UnownedReference<AnyObject>
-        if kind.holdsInstancesWeakly {
-            guard let object = ValueStorage.instance(in: service) else {
-                return
-            }
-            stored = .retaining(WeakBox(object))
-        } else if kind.instancesExpire {
-            stored = .retaining(ExpiringBox(service, expiry: life.unsafelyUnwrapped.expiryOfInstanceBuiltNow()))
-        } else {
-            stored = ValueStorage.retainedReference(to: service)
+        guard let table else {
+            entry.release()
+            return
         }
         var rc: Int32 = 0
-        if table.findLocked(key) != nil && kind.replacingAnEntryStartsAGeneration {
+        let replacing = table.findLocked(key) != nil
+        if replacing {
+            // What the threads' caches may hold is about to leave (the
+            // caller may hold the mutex quietly: `withQuietLock`).
+            ThreadCache.invalidate()
+        }
+        if replacing && kind.replacingAnEntryStartsAGeneration {
             // Replacing a dead `.shared` entry, or under a hand-made key an
             // instance of another type: the old one leaves the table, and the
             // memos that may point at it go stale (S2, S3).
             changeEntriesLocked {
-                rc = table.putLocked(key, stored)
+                rc = table.putLocked(key, entry)
             }
         } else {
             // A new key; or an expired time-to-live entry (or, under a
             // hand-made key, an instance of another type), which no memo
             // points at: replaced in place, so that the builds of other keys
             // under way still keep their instances (S1).
-            rc = table.putLocked(key, stored)
+            rc = table.putLocked(key, entry)
         }
         if rc != 0 {
-            // Never published: no reader can see it. The caller holds the
-            // instance, so this release runs no deinit.
-            stored.release()
+            // Never published: no reader can see it. The build's caller
+            // holds the instance, so this release runs no deinit.
+            entry.release()
         }
     }
 }

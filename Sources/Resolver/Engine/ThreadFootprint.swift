@@ -39,8 +39,8 @@ enum ThreadFootprint {
     }
 
     /// The calling thread's reader record, its cache of cached instances,
-    /// its resolution state with the state's buffers, and its snapshot
-    /// of `root`, as far as it has each.
+    /// and its resolution state with the state's buffers, as far as it has
+    /// each.
     static func current() -> [Region] {
         var regions: [Region] = []
         if let record = crg_reader_record() {
@@ -53,63 +53,7 @@ enum ThreadFootprint {
         if let context = ResolutionContext.existing {
             regions += context.footprint
         }
-        // The snapshot of `root` (`crg_reader_local`): resolves write no field
-        // of it (what they read of it: `rootSnapshotReads`).
         return regions
-    }
-
-    /// What the calling thread's resolves read of its own on every new
-    /// instance of `registration`: its producer (`paddedFields`: the fields,
-    /// which resolves only read, and the header, where Swift writes the
-    /// count of a call that needs the producer retained), and the block of
-    /// the producers' slots, which every thread reads and none writes once
-    /// its slot is filled.
-    ///
-    /// Another thread's writes on a line a thread reads on every resolve
-    /// move that line between the cores as surely as writes from both
-    /// threads do.
-    static func producerReads<Service>(of registration: ResolverRegistration<Service>) -> [Region] {
-        typealias Producer = ResolverRegistration<Service>.Producer
-        let slot = min(EngineThread.index, ResolverRegistration<Service>.producerSlots)
-        guard let slots = registration.fields.producers.load() else {
-            return []
-        }
-        let slotsBlock = UnsafeRawPointer(slots.base)
-        var regions = [Region(what: "producers' slots of \(Service.self)", start: UInt(bitPattern: slotsBlock),
-                              size: (ResolverRegistration<Service>.producerSlots + 1) * MemoryLayout<crg_cell>.stride,
-                              allocation: (UInt(bitPattern: slotsBlock), Int(crg_allocation_size(slotsBlock))))]
-        if let producer = slots.reference(slot, to: Producer.self).load() {
-            regions.append(paddedFields("producer of \(Service.self)", producer.opaque))
-        }
-        return regions
-    }
-
-    /// What the calling thread's resolves read of its snapshot of `root`:
-    /// its `root` field, between the paddings.
-    static func rootSnapshotReads() -> [Region] {
-        guard let raw = crg_reader_local() else {
-            return []
-        }
-        return [paddedFields("root snapshot", raw)]
-    }
-
-    /// The bytes of the object at `object` a resolve touches: its header
-    /// (with the reference count Swift writes when a call needs the object
-    /// retained) and its fields, up to its closing `LinePadding`, as far as
-    /// the allocation tells: to 128 bytes before the allocation's end (which
-    /// may lie a few bytes past the instance's: the allocator rounds up, so
-    /// the region can only be larger than the fields). It owns its lines
-    /// when the object starts a 128-byte block (`CacheLines.lineAligned`)
-    /// and ends with its padding. Where the allocator cannot place objects
-    /// (`CacheLines.objectsCanStartLines` false: the sanitizers'), the
-    /// fields alone, from 128 bytes in: the header stays on the line the
-    /// allocator gave it.
-    static func paddedFields(_ what: String, _ object: UnsafeRawPointer) -> Region {
-        let start = UInt(bitPattern: object)
-        let allocationSize = Int(crg_allocation_size(object))
-        let skipped = CacheLines.objectsCanStartLines ? 0 : CacheLines.size
-        return Region(what: what, start: start + UInt(skipped), size: allocationSize - CacheLines.size - skipped,
-                      allocation: (start, allocationSize))
     }
 
     /// The first `size` bytes of the heap block at `pointer`.

@@ -1,6 +1,6 @@
 // Registrations with typed arguments (`register(arguments: Int.self,
 // String.self) { r, id, name in … }`): what the registration records of its
-// argument list, the plain factory and its threads' producers, the
+// argument list, the plain factory and how a resolve calls it, the
 // `@MainActor` and async factories (which take the arguments boxed, as they
 // cross an actor hop or a suspension), and the check that a call's list is
 // the registration's.
@@ -34,8 +34,9 @@ extension ResolverRegistration {
         @usableFromInline
         init() {}
 
-        /// A producer for a thread.
-        func makeProducer(name: Resolver.Name?) -> Producer {
+        /// The factory as the resolve path calls it: it reads the values
+        /// from the call's frame once it has checked their list.
+        func call(name: Resolver.Name?) -> Call {
             preconditionFailure("TypedFactory is abstract")
         }
 
@@ -66,8 +67,17 @@ extension ResolverRegistration {
             types = (A, repeat each B).self
         }
 
-        override func makeProducer(name: Resolver.Name?) -> Producer {
-            Producer.WithTypedArguments(call, types: types, name)
+        override func call(name: Resolver.Name?) -> Call {
+            let call = self.call
+            let types = self.types
+            let identity = ObjectIdentifier(types)
+            return { resolver, arguments in
+                guard arguments.typedIdentity == identity, let typed = arguments.typed else {
+                    ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
+                                                          name: name, untyped: !arguments.isNone)
+                }
+                return call(resolver, typed)
+            }
         }
 
         override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
@@ -138,36 +148,6 @@ extension ResolverRegistration {
         }
         argumentsMismatch(registered: registered?.types, passed: passed, name: registration.read { $0.name },
                           untyped: !arguments.isNone && passed == nil, site: registration.read { $0.site })
-    }
-}
-
-extension ResolverRegistration.Producer {
-    /// A plain factory of typed arguments: reads the values from the call's
-    /// frame once it has checked their list.
-    @usableFromInline
-    final class WithTypedArguments: ContainerProducer {
-        let factory: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
-        let types: Any.Type
-        let identity: ObjectIdentifier
-        let name: Resolver.Name?
-        let trailingPadding = LinePadding()
-
-        init(_ factory: @escaping (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?, types: Any.Type,
-             _ name: Resolver.Name?) {
-            self.factory = factory
-            self.types = types
-            identity = ObjectIdentifier(types)
-            self.name = name
-            super.init(shape: .withTypedArguments)
-        }
-
-        override func call(_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-            guard arguments.typedIdentity == identity, let typed = arguments.typed else {
-                ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
-                                                      name: name, untyped: !arguments.isNone)
-            }
-            return factory(resolver, typed)
-        }
     }
 }
 
