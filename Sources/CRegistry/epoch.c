@@ -15,7 +15,7 @@
 
 #include "crg_private.h"
 
-CRG_THREAD_LOCAL crg_reader *crg_internal_current_reader;
+CRG_THREAD_LOCAL crg_thread_record *crg_internal_current_record;
 uint64_t crg_internal_epoch;
 uint64_t crg_internal_retired;
 uint64_t crg_internal_retirements;
@@ -25,10 +25,8 @@ uint64_t crg_internal_retirements;
 static uint8_t collect_wanted;
 
 static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
-/* Every record ever made, in use or free for reuse, and how many. Under
- * epoch_mutex. */
-static crg_reader *readers;
-static uint32_t reader_count;
+/* Every record ever made, in use or free for reuse. Under epoch_mutex. */
+static crg_thread_record *records;
 /* Retired objects, oldest first; epochs never decrease along the queue. */
 static crg_retire_node *queue_head;
 static crg_retire_node *queue_tail;
@@ -41,93 +39,102 @@ static CRG_THREAD_LOCAL bool collecting;
 static pthread_key_t reader_key;
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 
-_Static_assert(sizeof(crg_reader) <= CRG_READER_SIZE, "a reader record fits its 128 bytes");
+_Static_assert(sizeof(crg_record_epoch) <= CRG_RECORD_LINE, "the epoch's part fits its line pair");
+_Static_assert(offsetof(crg_thread_record, front_end) == CRG_RECORD_LINE, "the front end's bytes follow the epoch's line pair");
+_Static_assert(offsetof(crg_thread_record, front_end) % 16 == 0, "the front end's bytes are 16-byte aligned");
 
-static void crg_detach_reader(void *raw);
+/* What empties a record's front-end state when its thread exits. */
+static void (*front_end_cleanup)(void *front_end);
+
+void crg_thread_set_front_end_cleanup(void (*cleanup)(void *front_end)) {
+    __atomic_store_n(&front_end_cleanup, cleanup, __ATOMIC_RELEASE);
+}
+
+/* A record's allocation: its size rounded up to whole line pairs. */
+static const size_t record_size = (sizeof(crg_thread_record) + CRG_RECORD_LINE - 1) / CRG_RECORD_LINE * CRG_RECORD_LINE;
+
+static void crg_detach_record(void *raw);
 
 static void crg_make_reader_key(void) {
-    if (pthread_key_create(&reader_key, crg_detach_reader) != 0) {
+    if (pthread_key_create(&reader_key, crg_detach_record) != 0) {
         fputs("CRegistry: pthread_key_create failed; cannot track reader threads\n", stderr);
         abort();
     }
 }
 
-crg_reader *crg_internal_attach_reader(void) {
+crg_thread_record *crg_internal_attach_record(void) {
     pthread_once(&reader_key_once, crg_make_reader_key);
     pthread_mutex_lock(&epoch_mutex);
-    /* The free record with the lowest number: numbers stay as small as the
-     * most threads ever alive at once, so threads past the producers' slots
-     * (DESIGN.md) are only ever that many, however many came and went. */
-    crg_reader *reader = NULL;
-    for (crg_reader *candidate = readers; candidate != NULL; candidate = candidate->next) {
-        if (!candidate->in_use && (reader == NULL || candidate->index < reader->index)) {
-            reader = candidate;
-        }
+    crg_thread_record *record = records;
+    while (record != NULL && record->epoch.in_use) {
+        record = record->epoch.next;
     }
-    if (reader == NULL) {
+    if (record == NULL) {
         /* Records are never freed (they are reused), so the allocation's
          * own address is not kept. */
         void *unused;
-        void *memory = crg_alloc_aligned(&crg_internal_default_allocator, CRG_READER_SIZE, CRG_READER_SIZE, &unused);
+        void *memory = crg_alloc_aligned(&crg_internal_default_allocator, record_size, CRG_RECORD_LINE, &unused);
         if (memory == NULL) {
             pthread_mutex_unlock(&epoch_mutex);
-            fputs("CRegistry: out of memory for a thread's 128-byte reader record\n", stderr);
+            fputs("CRegistry: out of memory for a thread's record\n", stderr);
             abort();
         }
-        memset(memory, 0, CRG_READER_SIZE);
-        reader = memory;
-        reader->index = reader_count++;
-        reader->next = readers;
-        readers = reader;
+        memset(memory, 0, record_size);
+        record = memory;
+        record->epoch.next = records;
+        records = record;
     }
-    reader->in_use = true;
-    reader->depth = 0;
-    reader->own = NULL;
-    reader->own_release = NULL;
-    reader->seen_epoch = UINT64_MAX;
-    reader->seen_retirements = UINT64_MAX;
-    __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
+    record->epoch.in_use = true;
+    record->epoch.depth = 0;
+    record->epoch.seen_epoch = UINT64_MAX;
+    record->epoch.seen_retirements = UINT64_MAX;
+    record->cold = NULL;
+    record->cold_release = NULL;
+    __atomic_store_n(&record->epoch.state, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&epoch_mutex);
-    crg_internal_current_reader = reader;
-    pthread_setspecific(reader_key, reader);
-    return reader;
+    crg_internal_current_record = record;
+    pthread_setspecific(reader_key, record);
+    return record;
 }
 
-/* Thread exit: leave any open section (a thread may end inside one), drop the
- * local object, and free the record for the next thread. */
-static void crg_detach_reader(void *raw) {
-    crg_reader *reader = raw;
-    void *own = reader->own;
-    crg_release_fn own_release = reader->own_release;
-    reader->own = NULL;
-    void *local = __atomic_exchange_n(&reader->local, NULL, __ATOMIC_ACQ_REL);
-    crg_release_fn release = __atomic_load_n(&reader->local_release, __ATOMIC_RELAXED);
-    reader->depth = 0;
-    __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
-    crg_internal_current_reader = NULL;
+/* Thread exit: leave any open section (a thread may end inside one), release
+ * the cold object and free the record for the next thread. */
+static void crg_detach_record(void *raw) {
+    crg_thread_record *record = raw;
+    /* First, while the record is still the thread's: the cold object may
+     * run code that reads (then a record is attached again, and detached by
+     * the next destructor round). */
+    void *cold = record->cold;
+    crg_release_fn cold_release = record->cold_release;
+    record->cold = NULL;
+    record->cold_release = NULL;
+    if (cold != NULL && cold_release != NULL) {
+        cold_release(cold, NULL);
+    }
+    void (*cleanup)(void *) = __atomic_load_n(&front_end_cleanup, __ATOMIC_ACQUIRE);
+    if (cleanup != NULL) {
+        cleanup(record->front_end);
+    }
+    record->epoch.depth = 0;
+    __atomic_store_n(&record->epoch.state, 0, __ATOMIC_RELEASE);
+    crg_internal_current_record = NULL;
     pthread_mutex_lock(&epoch_mutex);
-    reader->in_use = false;
+    record->epoch.in_use = false;
     pthread_mutex_unlock(&epoch_mutex);
-    if (local != NULL && release != NULL) {
-        if (crg_retire(local, release, NULL) != 0) {
-            release(local, NULL); /* out of memory: no reader can see another thread's local object */
-        }
-    }
-    /* Last: the thread's own object may run code that reads again (a new
-     * record is then attached, and detached by the next destructor round). */
-    if (own != NULL && own_release != NULL) {
-        own_release(own, NULL);
-    }
     crg_collect();
 }
 
-const void *crg_reader_record(void) {
-    return crg_internal_current_reader;
+const void *crg_thread_record_address(void) {
+    return crg_internal_current_record;
+}
+
+size_t crg_thread_record_size(void) {
+    return record_size;
 }
 
 uint64_t crg_reader_leaving_collections(void) {
-    crg_reader *reader = crg_internal_current_reader;
-    return reader != NULL ? reader->leaving_collections : 0;
+    crg_thread_record *record = crg_internal_current_record;
+    return record != NULL ? record->epoch.leaving_collections : 0;
 }
 
 uint64_t crg_retirements(void) {
@@ -135,8 +142,8 @@ uint64_t crg_retirements(void) {
 }
 
 bool crg_read_active(void) {
-    crg_reader *reader = crg_internal_current_reader;
-    return reader != NULL && reader->depth > 0;
+    crg_thread_record *record = crg_internal_current_record;
+    return record != NULL && record->epoch.depth > 0;
 }
 
 /* Advances the epoch by one if every reader in a section has seen the current
@@ -146,8 +153,8 @@ static bool crg_try_advance(void) {
     /* Pairs with the fence in crg_read_begin: a reader whose section began
      * before this point is seen in it below. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (crg_reader *reader = readers; reader != NULL; reader = reader->next) {
-        uint64_t state = __atomic_load_n(&reader->state, __ATOMIC_ACQUIRE);
+    for (crg_thread_record *record = records; record != NULL; record = record->epoch.next) {
+        uint64_t state = __atomic_load_n(&record->epoch.state, __ATOMIC_ACQUIRE);
         if ((state & 1) && (state >> 1) != epoch) {
             return false;
         }
@@ -230,7 +237,7 @@ int crg_retire(void *object, crg_release_fn release, void *context) {
 
 /* crg_collect; a reader leaving its section (`leaving`, its record) takes
  * the mutex only if it is free, and notes what it saw. */
-static size_t crg_collect_from(crg_reader *leaving) {
+static size_t crg_collect_from(crg_record_epoch *leaving) {
     if (collecting || __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) == 0) {
         return 0;
     }
@@ -293,7 +300,7 @@ size_t crg_collect(void) {
     return crg_collect_from(NULL);
 }
 
-void crg_internal_collect_leaving(crg_reader *reader) {
+void crg_internal_collect_leaving(crg_record_epoch *reader) {
     if (__atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED) == reader->seen_epoch &&
         __atomic_load_n(&crg_internal_retirements, __ATOMIC_RELAXED) == reader->seen_retirements &&
         __atomic_load_n(&collect_wanted, __ATOMIC_RELAXED) == 0) {
@@ -303,59 +310,12 @@ void crg_internal_collect_leaving(crg_reader *reader) {
 }
 
 void crg_thread_set_object(void *object, crg_release_fn release) {
-    crg_reader *reader = crg_internal_current_reader;
-    if (reader == NULL) {
-        reader = crg_internal_attach_reader();
-    }
-    void *previous = reader->own;
-    crg_release_fn previous_release = reader->own_release;
-    reader->own = object;
-    reader->own_release = release;
+    crg_thread_record *record = crg_thread_record_current();
+    void *previous = record->cold;
+    crg_release_fn previous_release = record->cold_release;
+    record->cold = object;
+    record->cold_release = release;
     if (previous != NULL && previous_release != NULL) {
         previous_release(previous, NULL);
     }
-}
-
-void crg_reader_set_local(void *object, crg_release_fn release) {
-    crg_reader *reader = crg_internal_current_reader;
-    if (reader == NULL) {
-        reader = crg_internal_attach_reader();
-    }
-    crg_release_fn previous_release = __atomic_exchange_n(&reader->local_release, release, __ATOMIC_ACQ_REL);
-    void *previous = __atomic_exchange_n(&reader->local, object, __ATOMIC_ACQ_REL);
-    if (previous != NULL && crg_retire(previous, previous_release, NULL) != 0) {
-        /* Out of memory: a resolve further out on this thread may still be
-         * using the previous object without a reference count of its own
-         * (RootSnapshot, through an unowned reference), so it is kept: one
-         * small object leaked rather than freed under that resolve. */
-        (void)previous_release;
-    }
-}
-
-int crg_readers_clear_locals(void) {
-    int rc = 0;
-    pthread_mutex_lock(&epoch_mutex);
-    crg_reader *list = readers;
-    pthread_mutex_unlock(&epoch_mutex);
-    /* Records are never freed and new ones are pushed at the head, so the
-     * list from `list` on stays valid without the lock. */
-    for (crg_reader *reader = list; reader != NULL; reader = reader->next) {
-        void *local = __atomic_exchange_n(&reader->local, NULL, __ATOMIC_ACQ_REL);
-        if (local == NULL) {
-            continue;
-        }
-        crg_release_fn release = __atomic_load_n(&reader->local_release, __ATOMIC_RELAXED);
-        if (crg_retire(local, release, NULL) != 0) {
-            /* Put it back: its owner may be using it, and will replace it
-             * when it sees it is stale. */
-            void *expected = NULL;
-            if (!__atomic_compare_exchange_n(&reader->local, &expected, local, false, __ATOMIC_ACQ_REL,
-                                             __ATOMIC_ACQUIRE)) {
-                /* The owner installed another meanwhile: ours is unreachable
-                 * to it now, but may still be in use; leak rather than free. */
-            }
-            rc = ENOMEM;
-        }
-    }
-    return rc;
 }

@@ -503,18 +503,25 @@ static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
     return 0;
 }
 
+/* Small arrays grow four times over, larger ones twice: a container's
+ * tables fill from a few entries to a few hundred while an app registers and
+ * builds, and each growth allocates, clears and refills a whole array. */
+enum { CRG_QUADRUPLE_BELOW = 1024 };
+
 /* Adds `entry` (a key not in the table) through a larger array: the first
  * real one for a table still on the shared empty array, otherwise one of
- * twice the capacity. ENOMEM (nothing changed) when that cannot be had. */
+ * four times the capacity (below CRG_QUADRUPLE_BELOW slots) or twice.
+ * ENOMEM (nothing changed) when that cannot be had. */
 static int crg_grow(crg_table *t, const crg_record *entry) {
     const crg_slots *s = t->head.slots;
     size_t target = t->min_capacity;
     if (!s->is_static) {
         const size_t capacity = s->mask + 1;
-        if (capacity > SIZE_MAX / 2 || !crg_capacity_fits(capacity * 2)) {
+        const size_t factor = capacity < CRG_QUADRUPLE_BELOW ? 4 : 2;
+        if (capacity > SIZE_MAX / factor || !crg_capacity_fits(capacity * factor)) {
             return ENOMEM;
         }
-        target = capacity * 2;
+        target = capacity * factor;
     }
     return crg_resize(t, target, entry);
 }

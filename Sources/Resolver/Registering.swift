@@ -286,7 +286,7 @@ extension Resolver {
             let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
                                                     registeredOnMainActor: registeredOnMainActor, arguments: arguments,
                                                     site: site)
-            return (registration, target, target.putLocked(registration))
+            return (registration, target, target.putLocked(registration, typeID: registration.typeID, name: name))
         }
         if StrictTest.isActiveAnywhere {
             StrictTest.noteRegistered(registration)

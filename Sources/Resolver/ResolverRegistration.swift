@@ -51,7 +51,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let fields = Fields()
 
     // Guarded by the registry mutex.
-    var scopeStorage: ResolverScope
+    @exclusivity(unchecked) var scopeStorage: ResolverScope
     /// Counts `update(factory:)` installs, so an update that raced another
     /// can tell and wrap the newer factory.
     private var factoryVersion: UInt64 = 0

@@ -45,9 +45,9 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     // Guarded by the registry mutex.
     /// The builds running in this scope, synchronous and async, so that each
     /// key is built once per generation (`Engine/BuildOnce.swift`).
-    var building: [Build] = []
+    @exclusivity(unchecked) var building: [Build] = []
     /// How many builds this scope has started (each build's `BuildTicket`).
-    var buildsStarted: UInt64 = 0
+    @exclusivity(unchecked) var buildsStarted: UInt64 = 0
     /// A caching scope's generation: odd while entries leave the table (a
     /// `reset()`, `reset(_:name:)`, a dead `.shared` entry replaced), even
     /// otherwise, and never

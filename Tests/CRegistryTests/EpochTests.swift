@@ -171,38 +171,37 @@ import Testing
         #expect(chain.releases.order.sorted() == [10, 11, 11, 12])
     }
 
-    /// A thread's local object is released when the thread replaces it, when
-    /// a writer takes every thread's away, and when the thread exits.
-    @Test func localObjectsAreTakenAwayAndReleased() {
+    /// A thread's record: one block, on whole 128-byte line pairs, attached
+    /// by its first read section; its cold object is released when the
+    /// thread exits, and replacing it releases the one it replaces.
+    @Test func aThreadsRecordAndItsColdObject() {
         let releases = Releases()
         let record: crg_release_fn = { object, _ in
             Unmanaged<Releases>.fromOpaque(localContext!).takeUnretainedValue().add(Int(bitPattern: object))
         }
         localContext = releases.context
         defer { localContext = nil }
-        crg_read_begin()
-        crg_reader_set_local(UnsafeMutableRawPointer(bitPattern: 21)!, record)
-        #expect(crg_reader_local() == UnsafeMutableRawPointer(bitPattern: 21))
-        crg_reader_set_local(UnsafeMutableRawPointer(bitPattern: 22)!, record)
-        #expect(crg_reader_local() == UnsafeMutableRawPointer(bitPattern: 22))
-        crg_read_end()
-        #expect(collect { releases.contains(21) })
-        #expect(!releases.contains(22))
-        #expect(crg_readers_clear_locals() == 0)
-        crg_read_begin()
-        #expect(crg_reader_local() == nil)
-        crg_read_end()
-        #expect(collect { releases.contains(22) })
-
+        let addresses = Locked<[UInt]>([])
         runOnThreads(1) { _ in
+            #expect(crg_thread_record_address() == nil, "a new thread has no record before it reads")
             crg_read_begin()
-            crg_reader_set_local(UnsafeMutableRawPointer(bitPattern: 23)!, record)
+            let address = UInt(bitPattern: crg_thread_record_address())
             crg_read_end()
+            addresses.withLock { $0.append(address) }
+            crg_thread_set_object(UnsafeMutableRawPointer(bitPattern: 21)!, record)
+            #expect(crg_thread_object() == UnsafeMutableRawPointer(bitPattern: 21))
+            crg_thread_set_object(UnsafeMutableRawPointer(bitPattern: 22)!, record)
+            #expect(releases.contains(21), "replaced: released at once")
+            #expect(!releases.contains(22))
         }
-        #expect(collect { releases.contains(23) }, "released when its thread exited")
+        #expect(releases.contains(22), "released when its thread exited")
+        let address = addresses.withLock { $0.first ?? 0 }
+        #expect(address != 0 && address % 128 == 0)
+        #expect(crg_thread_record_size() % 128 == 0)
+        #expect(crg_thread_record_size() >= MemoryLayout<crg_thread_record>.size)
     }
 }
 
-/// The context of the local-object test's release function (a C function
+/// The context of the cold-object test's release function (a C function
 /// pointer captures nothing).
 nonisolated(unsafe) private var localContext: UnsafeMutableRawPointer?

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct GrowthTests {
     /// A million keys in, every one found, then all out again; the table
-    /// grows by doubling and shrinks back to its initial size.
+    /// grows (four times over while small, then doubling) and shrinks back
+    /// to its initial size.
     @Test func growsToAMillionKeysAndBack() {
         let table = Table()
         #expect(table.stats.capacity == 0, "a new table allocates no slots")
@@ -43,6 +44,24 @@ import Testing
         }
         #expect(table.count == 0)
         #expect(table.stats.capacity == initialCapacity)
+    }
+
+    /// Below 1,024 slots an array grows four times over, above it twice, each
+    /// time the count would pass three quarters of the capacity (7 of the
+    /// smallest array's 8 slots).
+    @Test func smallArraysGrowFourTimesOverAndLargeOnesDouble() {
+        let table = Table()
+        // (capacity, the count whose insert grew the table to it)
+        var growths: [(capacity: Int, atCount: Int)] = []
+        for i in 0..<5_000 {
+            table.put(Key(UInt64(i)), i + 1)
+            let capacity = Int(table.stats.capacity)
+            if growths.last?.capacity != capacity {
+                growths.append((capacity, i + 1))
+            }
+        }
+        #expect(growths.map(\.capacity) == [8, 32, 128, 512, 2_048, 4_096, 8_192])
+        #expect(growths.map(\.atCount) == [1, 8, 25, 97, 385, 1_537, 3_073])
     }
 
     @Test func initialCapacityHoldsThatManyKeysWithoutGrowing() {

@@ -17,9 +17,10 @@
  * ---------------------------------------------------------------------------
  * How it works (see DESIGN.md at the repository root for the argument)
  * ---------------------------------------------------------------------------
- * - A global epoch counter. Every thread that reads has a record, on a cache
- *   line of its own, holding (epoch << 1) | 1 while it is in a read section
- *   and 0 outside. Sections nest; only the outermost one touches the record.
+ * - A global epoch counter. Every thread that reads has a record
+ *   (crg_thread_record.h) whose first line holds (epoch << 1) | 1 while it
+ *   is in a read section and 0 outside. Sections nest; only the outermost
+ *   one touches that word.
  * - Entering stores the record (release) and issues a sequentially consistent
  *   fence; leaving stores 0 (release). Nothing shared is written.
  * - crg_retire_embedded() issues a sequentially consistent fence, tags the
@@ -40,7 +41,8 @@
  *   it leaves (the epoch has moved since its own last try), so what is
  *   queued is released while threads keep reading.
  * - Records are never freed. A thread that exits (pthread key destructor)
- *   leaves any open section and marks its record free for the next thread.
+ *   leaves any open section, releases its cold object and marks its record
+ *   free for the next thread.
  *
  * A read section may last as long as the caller likes (a resolve holds one
  * while factories run), but while it is open nothing retired after it began
@@ -50,6 +52,7 @@
 #define CRG_EPOCH_H
 
 #include "crg_base.h"
+#include "crg_thread_record.h"
 
 CRG_EXTERN_C_BEGIN
 
@@ -57,42 +60,6 @@ CRG_EXTERN_C_BEGIN
 /* Read sections                                                             */
 /* ------------------------------------------------------------------------ */
 
-/**
- * A thread's reader record. Private: exposed only so that crg_read_begin()
- * and crg_read_end() can be inlined. Each is allocated on 128 bytes of its
- * own, so no two threads' records share a cache line (nor an adjacent-line
- * prefetch pair).
- */
-typedef struct crg_reader {
-    /* 0 outside a read section; (epoch << 1) | 1 inside. Written by the owner
-     * (atomically), read by collectors. */
-    uint64_t state;
-    /* Nesting depth; the owner's alone. */
-    uint64_t depth;
-    /* The owner's local object (crg_reader_local), or NULL, and how to
-     * release it. Written by the owner and by crg_readers_clear_locals(),
-     * atomically. */
-    void *CRG_NULLABLE local;
-    crg_release_fn CRG_NULLABLE local_release;
-    /* The owner's own object (crg_thread_object): only the owner touches it. */
-    void *CRG_NULLABLE own;
-    crg_release_fn CRG_NULLABLE own_release;
-    /* Collector bookkeeping, under the epoch mutex. */
-    struct crg_reader *CRG_NULLABLE next;
-    bool in_use;
-    /* The record's number, 0, 1, 2, … in order of creation; never changes. */
-    uint32_t index;
-    /* The epoch and the count of retirements when the owner last collected
-     * on leaving a section: it tries again only once either has moved (the
-     * owner's alone). */
-    uint64_t seen_epoch;
-    uint64_t seen_retirements;
-    /* How often the owner took the epoch mutex on leaving a section (tests). */
-    uint64_t leaving_collections;
-} crg_reader;
-
-/* The calling thread's record, NULL until its first read section. Private. */
-extern CRG_THREAD_LOCAL crg_reader *CRG_NULLABLE crg_internal_current_reader;
 /* The global epoch (atomic). Private. */
 extern uint64_t crg_internal_epoch;
 /* How many retired objects wait for release (atomic). Private. */
@@ -100,18 +67,12 @@ extern uint64_t crg_internal_retired;
 /* How many objects were ever retired (atomic, only grows). Private. */
 extern uint64_t crg_internal_retirements;
 
-/** Private: attaches a record to the calling thread. Aborts if its 128 bytes cannot be allocated. */
-crg_reader *CRG_NONNULL crg_internal_attach_reader(void);
-
 /**
  * Enters a read section (or a nested one). Never blocks, never fails, writes
  * nothing another thread writes.
  */
 static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
-    crg_reader *reader = crg_internal_current_reader;
-    if (CRG_UNLIKELY(reader == NULL)) {
-        reader = crg_internal_attach_reader();
-    }
+    crg_record_epoch *reader = &crg_thread_record_current()->epoch;
     if (reader->depth++ == 0) {
         uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
         __atomic_store_n(&reader->state, (epoch << 1) | 1, __ATOMIC_RELEASE);
@@ -126,7 +87,7 @@ static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
  * thread holds the epoch mutex (trylock): while objects wait for a section
  * that stays open, leaving a section costs two loads, never the mutex.
  */
-void crg_internal_collect_leaving(crg_reader *CRG_NONNULL reader);
+void crg_internal_collect_leaving(crg_record_epoch *CRG_NONNULL reader);
 
 /**
  * Leaves the innermost read section. Leaving the outermost one collects when
@@ -135,7 +96,7 @@ void crg_internal_collect_leaving(crg_reader *CRG_NONNULL reader);
  * this thread. Must pair with crg_read_begin() on the same thread.
  */
 static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
-    crg_reader *reader = crg_internal_current_reader;
+    crg_record_epoch *reader = &crg_internal_current_record->epoch;
     if (--reader->depth == 0) {
         __atomic_store_n(&reader->state, 0, __ATOMIC_RELEASE);
         if (CRG_UNLIKELY(__atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) != 0)) {
@@ -147,32 +108,11 @@ static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
 /** Whether the calling thread is inside a read section. */
 bool crg_read_active(void);
 
-/** The bytes a reader record occupies, on an address aligned to as many. */
-enum { CRG_READER_SIZE = 128 };
-
-/**
- * Tests: the calling thread's reader record (NULL before its first read
- * section), which it alone writes: CRG_READER_SIZE bytes of its own.
- */
-const void *CRG_NULLABLE crg_reader_record(void);
-
 /** Tests: how often the calling thread took the epoch mutex on leaving a section. */
 uint64_t crg_reader_leaving_collections(void);
 
 /** Tests: how many objects were ever retired, by every thread. */
 uint64_t crg_retirements(void);
-
-/**
- * The calling thread's number: its record's, so no two threads running at
- * once have the same one, while a thread that starts after another exited
- * may get that one's. Small: a new thread takes the free record with the
- * lowest number, and a new record only when none is free, so numbers stay
- * below the most threads ever alive at once. For indexing per-thread slots.
- * Call inside a read section.
- */
-static inline CRG_ALWAYS_INLINE uint32_t crg_thread_index(void) {
-    return crg_internal_current_reader->index;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Deferred release                                                          */
@@ -247,60 +187,6 @@ int crg_retire_with(const crg_allocator *CRG_NULLABLE allocator, void *CRG_NULLA
  * within a release callback, it returns 0 (the outer call goes on).
  */
 size_t crg_collect(void);
-
-/* ------------------------------------------------------------------------ */
-/* A per-thread object that writers can take away                            */
-/* ------------------------------------------------------------------------ */
-
-/**
- * The calling thread's local object (NULL if none), valid until the end of
- * the caller's read section; call only inside one. A thread keeps a snapshot
- * of shared state here (the front end keeps its root container), and a writer
- * that changes that state takes every thread's away with
- * crg_readers_clear_locals().
- */
-static inline void *CRG_NULLABLE crg_reader_local(void) {
-    crg_reader *reader = crg_internal_current_reader;
-    return reader ? __atomic_load_n(&reader->local, __ATOMIC_ACQUIRE) : NULL;
-}
-
-/**
- * Replaces the calling thread's local object with `object` (NULL to clear
- * it), to be released with `release(object, NULL)` when it is replaced in
- * turn, taken away, or the thread exits. The one it replaces is retired.
- * Call inside a read section.
- */
-void crg_reader_set_local(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL release);
-
-/**
- * Takes every thread's local object away and retires it. Returns 0 or ENOMEM
- * (some were left in place: their owners replace them when they see they are
- * stale).
- */
-int crg_readers_clear_locals(void);
-
-/* ------------------------------------------------------------------------ */
-/* A per-thread object of the caller's own                                   */
-/* ------------------------------------------------------------------------ */
-
-/**
- * The calling thread's own object, set by crg_thread_set_object (NULL if
- * none): the front end keeps each thread's resolution state here, reached
- * through the same thread-local pointer as the reader record. No other
- * thread ever touches it; it is released when the thread exits.
- */
-static inline void *CRG_NULLABLE crg_thread_object(void) {
-    crg_reader *reader = crg_internal_current_reader;
-    return reader ? reader->own : NULL;
-}
-
-/**
- * Sets the calling thread's own object (attaching a reader record if the
- * thread has none), released with `release(object, NULL)` when the thread
- * exits. The object it replaces is released at once: call it only when
- * nothing uses that one.
- */
-void crg_thread_set_object(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL release);
 
 CRG_EXTERN_C_END
 

@@ -46,8 +46,10 @@
  *   closer to home than the probe distance: misses stay short at high load.
  * - count <= capacity * 3/4 (Swift's Dictionary's bound too), so most keys
  *   sit at or next to home; the smallest array, 8 slots, holds 7 keys. An
- *   insert that would exceed it first moves every
- *   entry into an array of twice the capacity. A removal that leaves
+ *   insert that would exceed it first moves every entry into an array of
+ *   four times the capacity below 1,024 slots (a container's tables fill
+ *   from a few entries to a few hundred while an app starts: two moves
+ *   fewer), twice above. A removal that leaves
  *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
  *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
  * - A new or cleared table uses a shared, static, empty array: it allocates

@@ -20,6 +20,8 @@
  *   emptying when the version moves). An entry is filled only if the
  *   version, read before the lookup that found the value and again after it,
  *   is the same even number: the lookup overlapped no write.
+ * - The cache is part of the thread's record (crg_thread_record.h), which
+ *   a read section attaches: call both functions inside one.
  * - The values are not owned: call both functions inside a read section
  *   (crg_epoch.h). A value found under version v was in its table when v was
  *   read; any write that retired it since made the version odd before
@@ -45,32 +47,10 @@
 
 #include "crg_base.h"
 #include "crg_mutex.h"
+#include "crg_thread_record.h"
 
 CRG_EXTERN_C_BEGIN
 
-enum { CRG_TCACHE_SETS = 32, CRG_TCACHE_WAYS = 2, CRG_TCACHE_SLOTS = CRG_TCACHE_SETS * CRG_TCACHE_WAYS };
-
-typedef struct crg_tcache_entry {
-    const void *CRG_NULLABLE container;
-    uint64_t type;
-    const void *CRG_NULLABLE name;
-    uint64_t name_hash;
-    void *CRG_NULLABLE value;
-    /* The version it was filled under (an empty entry's null container
-     * matches no key). */
-    uint64_t version;
-} crg_tcache_entry;
-
-typedef struct crg_tcache {
-    /* The version the latest probe read (crg_tcache_fill compares it). */
-    uint64_t probe_version;
-    /* Set i is ways[0][i] (filled last) and ways[1][i]: a way's entries lie
-     * together, so way 1 of a set is way 0's address plus a constant. */
-    crg_tcache_entry ways[CRG_TCACHE_WAYS][CRG_TCACHE_SETS];
-} crg_tcache;
-
-/** Private: the calling thread's cache. */
-extern CRG_THREAD_LOCAL crg_tcache crg_internal_tcache;
 /** Private: the version word, on a cache line of its own. */
 typedef struct crg_tcache_version_line {
     uint64_t version;
@@ -87,7 +67,7 @@ extern crg_tcache_version_line crg_internal_tcache_line;
 static inline CRG_ALWAYS_INLINE unsigned crg_tcache_set_index(const void *CRG_NULLABLE container, uint64_t type,
                                                               uint64_t name_hash) {
     uint64_t mixed = ((uint64_t)(uintptr_t)container ^ (type >> 3) ^ name_hash) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(mixed >> 59);
+    return (unsigned)(mixed >> 57);
 }
 
 /** Private: whether `entry` holds the key. */
@@ -112,7 +92,7 @@ static inline CRG_ALWAYS_INLINE bool crg_tcache_entry_holds(const crg_tcache_ent
  */
 static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *CRG_NULLABLE container, uint64_t type,
                                                                      const void *CRG_NULLABLE name, uint64_t name_hash) {
-    crg_tcache *cache = &crg_internal_tcache;
+    crg_tcache *cache = &crg_internal_current_record->cache;
     uint64_t version = __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
     cache->probe_version = version;
     unsigned set = crg_tcache_set_index(container, type, name_hash);
@@ -141,7 +121,7 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
 static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE container, uint64_t type,
                                                      const void *CRG_NULLABLE name, uint64_t name_hash,
                                                      void *CRG_NONNULL value) {
-    crg_tcache *cache = &crg_internal_tcache;
+    crg_tcache *cache = &crg_internal_current_record->cache;
     /* The lookup's loads happen before the version is read again. */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     uint64_t version = __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_RELAXED);
@@ -201,9 +181,6 @@ uint64_t crg_tcache_version(void);
 
 /** Empties the calling thread's cache, whatever the version (tests). */
 void crg_tcache_empty(void);
-
-/** The calling thread's cache, which it alone writes (tests). */
-const crg_tcache *CRG_NONNULL crg_tcache_current(void);
 
 CRG_EXTERN_C_END
 

@@ -177,6 +177,9 @@ final class Flight: @unchecked Sendable {
         registry.assertLocked()
         self.outcome = outcome
         ended?.broadcast()
+        guard !continuations.isEmpty else {
+            return .none
+        }
         waiting -= continuations.count
         defer { continuations = [] }
         return Waiters(continuations)
@@ -203,14 +206,22 @@ final class Flight: @unchecked Sendable {
 
     /// The tasks a flight's end resumes, once the registry mutex is released.
     struct Waiters {
-        private let continuations: [CheckedContinuation<Void, Never>]
+        /// nil for none, the common case (a build nobody awaited): no array
+        /// of continuations is made.
+        private let continuations: [CheckedContinuation<Void, Never>]?
 
-        init(_ continuations: [CheckedContinuation<Void, Never>]) {
+        init(_ continuations: [CheckedContinuation<Void, Never>]?) {
             self.continuations = continuations
+        }
+
+        /// No tasks to resume.
+        static var none: Waiters {
+            Waiters(nil)
         }
 
         /// Resumes them. Call with the mutex not held.
         func resume() {
+            guard let continuations else { return }
             for continuation in continuations {
                 continuation.resume()
             }
@@ -342,7 +353,7 @@ extension ResolverScope {
         guard let flight = ended.flight else {
             // Nobody waits: the caller keeps its own reference.
             built.instance?.release()
-            return Flight.Waiters([])
+            return .none
         }
         return flight.endLocked(.built(built.instance))
     }
@@ -352,7 +363,7 @@ extension ResolverScope {
     func abandonLocked(_ ticket: BuildTicket) -> Flight.Waiters {
         registry.assertLocked()
         guard let flight = removeBuildLocked(ticket)?.flight else {
-            return Flight.Waiters([])
+            return .none
         }
         return flight.endLocked(.abandoned)
     }

@@ -56,26 +56,32 @@ extension Resolver {
         collectRetired()
     }
 
-    /// Stores `registration` under its key in this container's own table;
-    /// the one it replaces is retired, and recorded for `verify()`. 0, or an error code (out of memory:
-    /// the table is unchanged). The mutex must be held.
+    /// Stores `registration` (a `ResolverRegistration` of the type `typeID`)
+    /// under its key in this container's own table; the one it replaces is
+    /// retired, and recorded for `verify()`. 0, or an error code (out of
+    /// memory: the table is unchanged). The mutex must be held.
+    ///
+    /// Written for no service type in particular: registering runs no
+    /// generic code of the library's, so the first registration of a type
+    /// instantiates no metadata for it here.
     @usableFromInline
-    func putLocked<Service>(_ registration: ResolverRegistration<Service>) -> Int32 {
+    func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?) -> Int32 {
         registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
-        let (rc, replaced) = withRegistryKey(Service.self, registration.name) { key in
-            // Found (and retained) before the put: the value a put reports as
-            // replaced may be released by then (crg_table.h, crg_put).
-            let replaced = storage.table.findLocked(key)?.object as? RegistrationDescribing
-            return (storage.table.putLocked(key, stored), replaced)
+        return withRegistryKey(typeID: typeID, name) { key in
+            // Found (and retained) before the put: the one a put replaces is
+            // retired, and may be released by another thread's collection
+            // before the put returns.
+            let replaced = storage.table.findLocked(key)?.object
+            let rc = storage.table.putLocked(key, stored)
+            if rc != 0 {
+                // Never published; the caller holds the registration.
+                stored.release()
+            } else if let old = replaced as? RegistrationDescribing, let new = registration as? RegistrationDescribing {
+                recordReplacementLocked(of: old, by: new, typeID: typeID, name: name)
+            }
+            return rc
         }
-        if rc != 0 {
-            // Never published; the caller holds the registration.
-            stored.release()
-        } else if let replaced {
-            recordReplacementLocked(of: replaced, by: registration, typeID: registration.typeID, name: registration.name)
-        }
-        return rc
     }
 
     /// The scope behind `cache` of `container`, made if needed: for the

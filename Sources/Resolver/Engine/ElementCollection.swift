@@ -358,7 +358,7 @@ extension Resolver {
         }
         let list = ResolverRegistration<[Element]>(name: name, scope: .unique,
                                                    factory: .collection(ElementCollection(earlier + [element], name: name)))
-        return putLocked(list)
+        return putLocked(list, typeID: list.typeID, name: name)
     }
 }
 

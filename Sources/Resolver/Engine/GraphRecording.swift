@@ -46,7 +46,7 @@ final class GraphRecorder: @unchecked Sendable {
     @inline(never)
     static func recordResolve(of type: Any.Type, _ key: RegistryKey) {
         guard let recorder = current else { return }
-        guard let from = ResolutionContext.existing?.innermostRegistration?.graphNode ?? AsyncFrame.current?.node else {
+        guard let from = ResolutionContext.currentState.innermostRegistration?.graphNode ?? AsyncFrame.current?.node else {
             return
         }
         let to = Resolver.Graph.Node(typeID: key.typeID, type: String(describing: type), name: key.nameText, scope: nil)

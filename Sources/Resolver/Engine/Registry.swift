@@ -17,10 +17,10 @@ final class Registry: @unchecked Sendable {
     @usableFromInline let mutex: Mutex
 
     // Guarded by `mutex`.
-    @usableFromInline private(set) var main: Resolver
+    @usableFromInline @exclusivity(unchecked) private(set) var main: Resolver
     private(set) var root: Resolver
     /// nil means `.graph` (read when registering).
-    @usableFromInline var defaultScope: ResolverScope?
+    @usableFromInline @exclusivity(unchecked) var defaultScope: ResolverScope?
     private(set) var decorate: DecorateBox?
     var registerServices: (() -> Void)?
     /// Receives every failure message before the program stops (tests).
@@ -45,6 +45,8 @@ final class Registry: @unchecked Sendable {
         // Its critical sections step the version that validates every
         // thread's cache (`ThreadCache`).
         mutex.stepsThreadCacheVersion()
+        // A thread that exits leaves its record's resolution state empty.
+        crg_thread_set_front_end_cleanup(ResolutionState.cleanup)
         let main = Resolver(mutex: mutex)
         self.main = main
         self.root = main
@@ -67,8 +69,10 @@ final class Registry: @unchecked Sendable {
     }
 
     /// Runs `body` under the mutex, then releases whatever it retired (with
-    /// the mutex unlocked: releases run deinits).
-    @usableFromInline
+    /// the mutex unlocked: releases run deinits). Inlinable, so that what
+    /// `body` returns (a registration with its container, say) is not
+    /// passed through unspecialized generic code.
+    @inlinable
     func write<Result>(_ body: () throws -> Result) rethrows -> Result {
         defer { collectRetired() }
         return try withLock(body)

@@ -1,26 +1,24 @@
 import CRegistry
 
-/// What one thread is in the middle of resolving.
+// What a thread keeps while it resolves, in its record (`crg_thread_record.h`,
+// DESIGN.md "A thread's record"): the resolution state every resolve that
+// makes an instance writes (`ResolutionState`, in the record's front-end
+// bytes), and the cold fields, in an object the record points to
+// (`ResolutionContext`).
+
+/// The cold part of what one thread is in the middle of resolving: what a
+/// resolve does not write on its way (the build it waits for, a
+/// verification's bookkeeping). Made on first use, kept in the thread's
+/// record (`crg_thread_object`), released when the thread exits.
 ///
-/// - `written`: the stack of registrations whose factories are running on
-///   this thread and the graph of this resolution (`ResolutionState`).
-/// - `waitingFor`: the in-flight cached build this thread is waiting for, read
-///   by other threads (under the registry mutex) to detect cycles that cross
-///   threads.
-///
-/// What every resolve writes (the stack, its count, the graph) is a
-/// `ResolutionState` in a block of its own (`CacheLines.swift`: no other
-/// allocation shares its lines), which the resolve path reaches through a
-/// pointer (`ThreadResolution`): it writes no reference count, neither this
-/// object's nor any other, for the state of its thread.
+/// - `waitingFor`: the in-flight cached build this thread is waiting for,
+///   read by other threads (under the registry mutex) to detect cycles that
+///   cross threads.
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
     // Only the owning thread touches these (`waitingFor`: under the registry
     // mutex), so dynamic exclusivity checks would only repeat what that
     // ownership already ensures.
-
-    /// What resolves write, owned by this context.
-    @usableFromInline let written: UnsafeMutablePointer<ResolutionState>
 
     @exclusivity(unchecked) var waitingFor: Flight?
     /// The verification this thread works for (a verification's own threads
@@ -50,25 +48,15 @@ final class ResolutionContext: @unchecked Sendable {
     /// the chain rather than a stack overflow.
     @usableFromInline static let maximumDepth = 512
 
-    init() {
-        written = CacheLines.allocate(ResolutionState.self, capacity: 1)
-        written.initialize(to: ResolutionState())
-    }
-
-    deinit {
-        written.pointee.releaseAll()
-        written.deinitialize(count: 1)
-        CacheLines.deallocate(written)
-    }
-
-    /// This context's stack and graph.
+    /// The calling thread's stack and graph (the thread's, whichever
+    /// context asks).
     var state: ThreadResolution {
-        ThreadResolution(written)
+        ResolutionContext.currentState
     }
 
-    /// The calling thread's context, without reference counting: the
-    /// thread's own slot (`crg_thread_object`) keeps it alive while the
-    /// thread runs, and releases it when the thread exits.
+    /// The calling thread's context, made if needed: the thread's record
+    /// (`crg_thread_object`) keeps it alive while the thread runs, and
+    /// releases it when the thread exits.
     @inlinable
     static var currentRaw: UnsafeMutableRawPointer {
         if let raw = crg_thread_object() {
@@ -77,12 +65,12 @@ final class ResolutionContext: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// The calling thread's stack and graph (the resolve path): a field
-    /// read, no reference count.
+    /// The calling thread's stack and graph (the resolve path): in its
+    /// record, one thread-local load away; no object, no reference count.
     @inlinable
     @inline(__always)
     static var currentState: ThreadResolution {
-        ThreadResolution(UnownedReference<ResolutionContext>(opaque: currentRaw).read { $0.written })
+        ThreadResolution(UnsafeMutableRawPointer(crg_thread_front_end()).bindMemory(to: ResolutionState.self, capacity: 1))
     }
 
     /// The calling thread's context.
@@ -121,7 +109,9 @@ final class ResolutionContext: @unchecked Sendable {
     }
 }
 
-/// What a thread's resolves write: its context's stack and graph.
+/// What a thread's resolves write: the stack and the graph, in the thread's
+/// record (`crg_thread_front_end`: `CRG_FRONT_END_BYTES` bytes, zero when the
+/// record is new, which is this state empty).
 ///
 /// - `stack`: the registrations whose factories are running on this thread,
 ///   outermost first. A registration entering while already on the stack is a
@@ -130,40 +120,58 @@ final class ResolutionContext: @unchecked Sendable {
 ///   its own type with other arguments (building a tree level by level, say)
 ///   is recursion that ends, as the original allows; runaway recursion is
 ///   still stopped, at `maximumDepth`. The stack being non-empty means a
-///   top-level resolution is in progress.
+///   top-level resolution is in progress. It lives in the record's bytes
+///   after this state (`inlineStackCapacity` entries), and in a buffer from
+///   `CacheLines` once deeper, which the record keeps.
 /// - `graph`: the `.graph`-scoped instances made during the current top-level
 ///   resolution, so a dependency needed twice is made once. It belongs to this
 ///   thread, so two threads resolving at once never share graph instances. It
-///   is emptied when the outermost factory returns.
+///   is emptied when the outermost factory returns. Its buffers (from
+///   `CacheLines`) are made on first use and kept with the record.
 ///
 /// Only the owning thread touches it, so it needs no lock. Stack entries are
 /// unretained: a registration on the stack is running inside this thread's
-/// read section, which keeps it alive.
+/// read section, which keeps it alive. When the thread exits, what the state
+/// owns is released and the state left empty for the next thread
+/// (`releaseAll`, the record's front-end cleanup).
 @usableFromInline
 struct ResolutionState {
-    /// `stackCount` registrations, outermost first, in a buffer of `stackCapacity`.
-    @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>
-    @usableFromInline var stackCount = 0
-    @usableFromInline var stackCapacity = 16
+    /// `stackCount` registrations, outermost first, in a buffer of
+    /// `stackCapacity` (nil and 0 until the thread's first one).
+    @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+    @usableFromInline var stackCount: Int
+    @usableFromInline var stackCapacity: Int
     /// Each entry owns one reference to its object.
     @usableFromInline var graph: PaddedBuffer<GraphEntry>
     /// The previous resolution's graph storage, kept to be reused.
     var spareGraph: PaddedBuffer<GraphEntry>
     /// True while a finished resolution's instances are being released.
-    var releasingGraph = false
+    var releasingGraph: Bool
 
-    init() {
-        stack = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: stackCapacity)
-        graph = PaddedBuffer(capacity: 16)
-        spareGraph = PaddedBuffer(capacity: 16)
+    /// Where the stack starts, in the record's bytes: after this state.
+    static var inlineStackOffset: Int {
+        (MemoryLayout<ResolutionState>.stride + 15) / 16 * 16
     }
 
-    /// Releases what it owns (its thread has ended).
+    /// How many entries the stack holds in the record's bytes.
+    static var inlineStackCapacity: Int {
+        (Int(CRG_FRONT_END_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
+    }
+
+    /// Releases what it owns and leaves it empty, its buffers kept (its
+    /// thread has ended, possibly in the middle of a resolution: a
+    /// verification's thread that failed).
     mutating func releaseAll() {
-        CacheLines.deallocate(stack)
         for index in 0..<graph.count { graph[index].object.release() }
-        graph.deallocate()
-        spareGraph.deallocate()
+        graph.removeAll()
+        spareGraph.removeAll()
+        stackCount = 0
+        releasingGraph = false
+    }
+
+    /// The record's front-end cleanup (`crg_thread_set_front_end_cleanup`).
+    static let cleanup: @convention(c) (UnsafeMutableRawPointer) -> Void = { frontEnd in
+        frontEnd.bindMemory(to: ResolutionState.self, capacity: 1).pointee.releaseAll()
     }
 }
 
@@ -199,9 +207,8 @@ struct ThreadResolution {
     @inlinable
     @inline(__always)
     func enter(_ entry: UnsafeMutableRawPointer, withArguments: Bool) {
-        let stack = state.pointee.stack
         let count = state.pointee.stackCount
-        if !withArguments {
+        if !withArguments, let stack = state.pointee.stack {
             for index in 0..<count where stack[index] == entry {
                 reportCycle(closingWith: entry)
             }
@@ -209,7 +216,7 @@ struct ThreadResolution {
         if count == state.pointee.stackCapacity {
             growStack(for: entry)
         }
-        state.pointee.stack[count] = entry
+        state.pointee.stack.unsafelyUnwrapped[count] = entry
         state.pointee.stackCount = count + 1
     }
 
@@ -224,18 +231,29 @@ struct ThreadResolution {
         }
     }
 
-    /// Doubles the stack, or stops a runaway resolution.
+    /// Sets the stack up in the record's bytes (the thread's first entry),
+    /// or doubles it into a buffer of its own, or stops a runaway
+    /// resolution.
     @usableFromInline
     @inline(never)
     func growStack(for registration: UnsafeMutableRawPointer) {
-        if state.pointee.stackCapacity >= ResolutionContext.maximumDepth {
+        let capacity = state.pointee.stackCapacity
+        guard let stack = state.pointee.stack else {
+            state.pointee.stack = (UnsafeMutableRawPointer(state) + ResolutionState.inlineStackOffset)
+                .bindMemory(to: UnsafeMutableRawPointer.self, capacity: ResolutionState.inlineStackCapacity)
+            state.pointee.stackCapacity = ResolutionState.inlineStackCapacity
+            return
+        }
+        if capacity >= ResolutionContext.maximumDepth {
             reportRunawayDepth(at: registration)
         }
-        let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: state.pointee.stackCapacity * 2)
-        larger.moveInitialize(from: state.pointee.stack, count: state.pointee.stackCount)
-        CacheLines.deallocate(state.pointee.stack)
+        let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: capacity * 2)
+        larger.moveInitialize(from: stack, count: state.pointee.stackCount)
+        if capacity != ResolutionState.inlineStackCapacity {
+            CacheLines.deallocate(stack)
+        }
         state.pointee.stack = larger
-        state.pointee.stackCapacity *= 2
+        state.pointee.stackCapacity = capacity * 2
     }
 
     /// Releases the graph's instances. They are moved out first, so that a
@@ -296,17 +314,17 @@ struct ThreadResolution {
     var innermostRegistration: RegistrationDescribing? {
         let count = state.pointee.stackCount
         guard count > 0 else { return nil }
-        return describing(state.pointee.stack[count - 1])
+        return describing(state.pointee.stack.unsafelyUnwrapped[count - 1])
     }
 
     /// The services on this thread's stack, outermost first, for messages.
     var chainDescription: [String] {
-        (0..<state.pointee.stackCount).map { describeEntry(state.pointee.stack[$0]) }
+        (0..<state.pointee.stackCount).map { describeEntry(state.pointee.stack.unsafelyUnwrapped[$0]) }
     }
 
     /// The registrations on this thread's stack, outermost first.
     var chainRegistrations: [RegistrationDescribing] {
-        (0..<state.pointee.stackCount).compactMap { describing(state.pointee.stack[$0]) }
+        (0..<state.pointee.stackCount).compactMap { describing(state.pointee.stack.unsafelyUnwrapped[$0]) }
     }
 
     private func describing(_ entry: UnsafeMutableRawPointer) -> RegistrationDescribing? {
@@ -320,7 +338,7 @@ struct ThreadResolution {
     @usableFromInline
     @inline(never)
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
-        let stack = state.pointee.stack
+        let stack = state.pointee.stack.unsafelyUnwrapped
         let count = state.pointee.stackCount
         let start = (0..<count).first { stack[$0] == entry } ?? 0
         let chain = (start..<count).map { describeEntry(stack[$0]) } + [describeEntry(entry)]

@@ -38,20 +38,27 @@ enum ThreadFootprint {
         }
     }
 
-    /// The calling thread's reader record, its cache of cached instances,
-    /// and its resolution state with the state's buffers, as far as it has
-    /// each.
+    /// The calling thread's record (its epoch word, its cache, its
+    /// resolution state) and the buffers its resolution state has grown
+    /// into, as far as it has each.
     static func current() -> [Region] {
-        var regions: [Region] = []
-        if let record = crg_reader_record() {
-            let start = UInt(bitPattern: record)
-            regions.append(Region(what: "reader record", start: start, size: Int(CRG_READER_SIZE),
-                                  allocation: (start, Int(CRG_READER_SIZE))))
+        guard let record = crg_thread_record_address() else {
+            return []
         }
-        regions.append(Region(what: "thread cache", start: UInt(bitPattern: crg_tcache_current()),
-                              size: MemoryLayout<crg_tcache>.size, allocation: nil))
-        if let context = ResolutionContext.existing {
-            regions += context.footprint
+        // Its block is 128-byte aligned inside a larger allocation, whose
+        // other bytes no one uses: the block is the record's alone.
+        let start = UInt(bitPattern: record)
+        var regions = [Region(what: "thread record", start: start, size: crg_thread_record_size(),
+                              allocation: (start, crg_thread_record_size()))]
+        let state = ResolutionContext.currentState.state.pointee
+        if let stack = state.stack, state.stackCapacity > ResolutionState.inlineStackCapacity {
+            regions.append(heapBlock("resolution stack", stack,
+                                     size: state.stackCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride))
+        }
+        for (what, buffer) in [("graph", state.graph), ("spare graph", state.spareGraph)] {
+            if let base = buffer.base {
+                regions.append(heapBlock(what, base, size: buffer.capacity * MemoryLayout<GraphEntry>.stride))
+            }
         }
         return regions
     }
@@ -60,23 +67,5 @@ enum ThreadFootprint {
     static func heapBlock(_ what: String, _ pointer: UnsafeRawPointer, size: Int) -> Region {
         let start = UInt(bitPattern: pointer)
         return Region(what: what, start: start, size: size, allocation: (start, Int(crg_allocation_size(pointer))))
-    }
-}
-
-extension ResolutionContext {
-    /// The context's written state (`ResolutionState`, not the object: see
-    /// `currentState`) and the buffers it writes while resolving.
-    var footprint: [ThreadFootprint.Region] {
-        let written = self.written.pointee
-        var regions = [ThreadFootprint.heapBlock("resolution state", self.written,
-                                                 size: MemoryLayout<ResolutionState>.size),
-                       ThreadFootprint.heapBlock("resolution stack", written.stack,
-                                                 size: written.stackCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride)]
-        for (what, buffer) in [("graph", written.graph), ("spare graph", written.spareGraph)] {
-            if let base = buffer.base {
-                regions.append(ThreadFootprint.heapBlock(what, base, size: buffer.capacity * MemoryLayout<GraphEntry>.stride))
-            }
-        }
-        return regions
     }
 }

@@ -1,7 +1,7 @@
 import CRegistry
 
-/// Threads of the engine's own (`crg_thread.h`), and what it keeps per
-/// thread (`crg_epoch.h`).
+/// Threads of the engine's own (`crg_thread.h`), and the calling thread's
+/// identity.
 @usableFromInline
 enum EngineThread {
     /// Starts a detached thread running `body`: 0, or an error code.
@@ -22,17 +22,10 @@ enum EngineThread {
         crg_thread_exit()
     }
 
-    /// A small number for the calling thread, reused after it exits.
-    @inlinable
-    @inline(__always)
-    static var index: Int {
-        Int(crg_thread_index())
-    }
-
-    /// An identity of the calling thread while it lives: its resolution
-    /// context's address (0 before it has one).
+    /// An identity of the calling thread while it lives: its record's
+    /// address (which a thread that starts after it exits may take).
     static var identity: UInt64 {
-        UInt64(UInt(bitPattern: crg_thread_object()))
+        UInt64(UInt(bitPattern: crg_thread_record_current()))
     }
 
     private final class ThreadBody {
