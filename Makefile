@@ -3,9 +3,11 @@
 #   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
 #                 engine-boundary, build-warnings, test-swift, test-probes, test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
-#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-scaling-runs, bench-smoke,
-#                 bench-instructions, bench-async-instructions (a cached resolve, sync and resolveAsync),
-#                 bench-typecheck (the compiler's time on 200 registrations)
+#   make bench    benchmarks (see Benchmarks/README.md); bench-scaling-table (the harness's throughput
+#                 table at 1..cores threads), bench-scaling-runs (twenty processes, fresh threads per
+#                 measurement, and a verdict per run), bench-smoke, bench-instructions (instructions and
+#                 allocations per operation, the cold container's too), bench-async-instructions (a cached
+#                 resolve, sync and resolveAsync), bench-typecheck (the compiler's time on 200 registrations)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
 #   make tsan     tests under ThreadSanitizer
@@ -33,7 +35,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -311,8 +313,8 @@ bench: deps bench-deps
 # The scenarios that also run on several threads: total throughput at 1, 2, ...
 # threads beside the floors (a part of make bench, alone). BASE= works here too.
 SCALING_SCENARIOS := (singleton|named|transient|graph|lazy-read)(/threads:[0-9]+)?
-bench-scaling: deps bench-deps
-	@echo "==> make bench-scaling: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
+bench-scaling-table: deps bench-deps
+	@echo "==> make bench-scaling-table: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
 	BASE=$(BASE) BENCH_SCENARIOS='$(SCALING_SCENARIOS)' bash Benchmarks/Scripts/bench.sh --target Resolvers $(BENCH_ARGS)
 
 # README's "two threads resolve twice as much as one", checked as a user would:
@@ -387,27 +389,20 @@ bench-instructions: deps bench-valgrind
 	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation"
 	@echo "==> the first run builds the benchmark package (release, DWARF 4): a few minutes"
 	$(CALLGRIND_BUILD) --product InstructionCounts
-	binary="$$($(CALLGRIND_BUILD) --show-bin-path)/InstructionCounts" && cd Benchmarks && \
-		python3 Scripts/instructions.py "$$binary" $(INSTRUCTIONS_ARGS)
+	$(CALLGRIND_BUILD) --product AsyncInstructionCounts
+	bin="$$($(CALLGRIND_BUILD) --show-bin-path)" && cd Benchmarks && \
+		python3 Scripts/instructions.py "$$bin/InstructionCounts" --async-binary "$$bin/AsyncInstructionCounts" $(INSTRUCTIONS_ARGS)
 
-# Instructions per cached resolve, synchronous and with resolveAsync (an async
-# factory's instance and a plain one): whole-program callgrind totals at two
-# loop counts, differenced (Benchmarks/Sources/AsyncInstructionCounts); and
-# the heap allocations the extra 100,000 resolves made (memcheck's count).
+# Instructions per cached resolve, synchronous (unnamed and named) and with
+# resolveAsync (an async factory's instance and a plain one): whole-program
+# callgrind totals at two loop counts, differenced
+# (Benchmarks/Sources/AsyncInstructionCounts); and the heap allocations the
+# extra 100,000 resolves made (memcheck's count). Part of bench-instructions.
 bench-async-instructions: deps bench-valgrind
 	@echo "==> make bench-async-instructions: instructions per cached resolve (callgrind, release, DWARF 4)"
 	$(CALLGRIND_BUILD) --product AsyncInstructionCounts
-	@binary="$$($(CALLGRIND_BUILD) --show-bin-path)/AsyncInstructionCounts"; \
-	for mode in sync async async-factory; do \
-		total() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$$binary" $$mode $$1 2>&1 \
-			| sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }; \
-		allocs() { valgrind --tool=memcheck --leak-check=no "$$binary" $$mode $$1 2>&1 \
-			| sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,; }; \
-		low=$$(total 10000); high=$$(total 110000); \
-		lowAllocs=$$(allocs 10000); highAllocs=$$(allocs 110000); \
-		printf '%-14s %5d instructions per resolve, %d allocations per 100,000 resolves\n' "$$mode" \
-			$$(( (high - low) / 100000 )) $$(( highAllocs - lowAllocs )); \
-	done
+	bin="$$($(CALLGRIND_BUILD) --show-bin-path)" && cd Benchmarks && \
+		python3 Scripts/instructions.py --async-binary "$$bin/AsyncInstructionCounts"
 
 .PHONY: bench-valgrind
 NO_VALGRIND := echo "valgrind not found: install it (Debian/Ubuntu: apt-get install valgrind)." >&2; exit 1

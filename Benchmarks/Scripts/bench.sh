@@ -6,7 +6,7 @@
 # and the side-by-side tables, targets and plots (report.py), in results/.
 #
 #   BASE=<commit> BENCH_SCENARIOS=<regex> Scripts/bench.sh [harness arguments, e.g. --target Resolvers]
-# BENCH_SCENARIOS selects scenarios by name (default all; make bench-scaling: those
+# BENCH_SCENARIOS selects scenarios by name (default all; make bench-scaling-table: those
 # with thread-count variants). BENCH_ROUNDS, BENCH_MAX_MS: Sources/BenchSupport/Interleaving.swift.
 set -euo pipefail
 cd "$(dirname "$0")/.."

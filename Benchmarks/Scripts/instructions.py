@@ -7,7 +7,13 @@ exactly for a binary, so they catch what timing noise hides. The Makefile
 builds the binary. A scenario whose operation is a whole new container
 (cold-container) is also counted as the process's first one (no warm-up).
 
-    python3 Scripts/instructions.py BINARY [--batches 5] [--scenario NAME ...]
+    python3 Scripts/instructions.py [BINARY] [--batches 5] [--scenario NAME ...] [--async-binary ASYNC]
+
+With --async-binary, also a cached resolve per call, synchronous (unnamed and
+named) and with resolveAsync, from Sources/AsyncInstructionCounts: whole-program
+callgrind totals at two loop counts, differenced (async code runs in partial
+functions a toggled region would miss), with the heap allocations the extra
+loops made (memcheck's count).
 """
 import argparse, os, re, subprocess
 
@@ -51,12 +57,45 @@ def count(binary, scenario, impl, batches, per_batch, out, warm_up=3):
     return instructions / (batches * per_batch), (more - allocations) / per_batch
 
 
+ASYNC_MODES = ["sync", "sync-named", "async", "async-factory"]
+
+
+def async_counts(binary, low=10_000, high=110_000):
+    """Per resolve of each mode: (instructions, allocations per 100,000 resolves)."""
+    def total(mode, count):
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, mode,
+                              str(count)], capture_output=True, text=True, check=True).stderr
+        return int(re.search(r"Collected : (\d+)", out).group(1))
+
+    def allocations(mode, count):
+        out = subprocess.run(["valgrind", "--tool=memcheck", "--leak-check=no", binary, mode, str(count)],
+                             capture_output=True, text=True, check=True).stderr
+        return int(re.search(r"total heap usage: ([\d,]+) allocs", out).group(1).replace(",", ""))
+
+    rows = []
+    for mode in ASYNC_MODES:
+        per = (total(mode, high) - total(mode, low)) / (high - low)
+        extra = allocations(mode, high) - allocations(mode, low)
+        print(f"    {mode}: {per:,.0f} instructions per resolve, {extra} allocations per {high - low:,}", flush=True)
+        rows.append([mode, f"{per:,.0f}", f"{extra}"])
+    return table(["cached resolve", "instructions per resolve", f"allocations per {high - low:,} resolves"], rows)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("binary")
+    parser.add_argument("binary", nargs="?")
     parser.add_argument("--batches", type=int, default=5)
     parser.add_argument("--scenario", action="append")
+    parser.add_argument("--async-binary")
     args = parser.parse_args()
+    os.makedirs("results", exist_ok=True)
+    async_table = async_counts(args.async_binary) if args.async_binary else None
+    if not args.binary:
+        text = ("# Instructions per cached resolve (callgrind, release, DWARF 4)\n\nWhole-program totals at two "
+                "loop counts, differenced.\n\n" + async_table + "\n")
+        print("\n" + text)
+        open("results/async-instructions.md", "w", encoding="utf-8").write(text)
+        return
     pairs = [line.split() for line in subprocess.run([args.binary, "list"], capture_output=True, text=True,
                                                      check=True).stdout.splitlines()]
     pairs = [p for p in pairs if not args.scenario or p[0] in args.scenario]
@@ -91,6 +130,9 @@ def main():
                   table(["scenario", "implementation", "first", "later", "first ÷ later"],
                         [[s, i, f"{first[s, i]:,.0f}", f"{counts[s, i]:,.0f}", f"{first[s, i] / counts[s, i]:.2f}×"]
                          for s, i in first])]
+    if async_table:
+        lines += ["", "A cached resolve per call, whole-program totals at two loop counts, differenced "
+                  "(Sources/AsyncInstructionCounts):", "", async_table]
     text = ("# Instructions per operation (callgrind, release, DWARF 4)\n\nCells: instructions · heap allocations "
             "per operation. Each includes the benchmark loop's own work (receiving each result and releasing it): the "
             "floor is that loop around direct construction or a kept instance. "

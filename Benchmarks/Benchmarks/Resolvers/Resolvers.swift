@@ -14,7 +14,8 @@ let benchmarks: @Sendable () -> Void = {
         for threads in [1] + (scenario.scales ? scalingThreadCounts : []) {
             registerInterleaved(
                 scenario: scenario.rawValue + (threads == 1 ? "" : "/threads:\(threads)"),
-                implementations: scenario.implementations.map(\.rawValue)
+                implementations: scenario.implementations.map(\.rawValue),
+                operationsPerSample: scenario.operationsPerBatch
             ) { implementation in
                 makeResolverWorkload(scenario, ResolverImpl(rawValue: implementation)!, threads: threads)
             }

@@ -7,7 +7,7 @@
 // continuations.) The program awaits from a task, not from top-level code:
 // valgrind 3.19 cannot run a program whose main thread `dispatchMain`s.
 //
-//   AsyncInstructionCounts sync|async|async-factory COUNT
+//   AsyncInstructionCounts sync|sync-named|async|async-factory COUNT
 
 import Dispatch
 #if canImport(Glibc)
@@ -30,6 +30,15 @@ func resolveSynchronously(_ resolver: Resolver, _ count: Int) -> Int {
 }
 
 @inline(never)
+func resolveSynchronouslyByName(_ resolver: Resolver, _ count: Int) -> Int {
+    var sum = 0
+    for _ in 0..<count {
+        sum &+= Int(bitPattern: ObjectIdentifier(resolver.resolve(Service.self, name: "fred"))) & 1
+    }
+    return sum
+}
+
+@inline(never)
 func resolveAsynchronously<S: AnyObject>(_ resolver: Resolver, _ type: S.Type, _ count: Int) async -> Int {
     var sum = 0
     for _ in 0..<count {
@@ -39,8 +48,9 @@ func resolveAsynchronously<S: AnyObject>(_ resolver: Resolver, _ type: S.Type, _
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let count = Int(arguments[2]), ["sync", "async", "async-factory"].contains(arguments[1]) else {
-    print("usage: AsyncInstructionCounts sync|async|async-factory COUNT")
+guard arguments.count == 3, let count = Int(arguments[2]),
+      ["sync", "sync-named", "async", "async-factory"].contains(arguments[1]) else {
+    print("usage: AsyncInstructionCounts sync|sync-named|async|async-factory COUNT")
     exit(2)
 }
 let mode = arguments[1]
@@ -48,6 +58,7 @@ let mode = arguments[1]
 func makeResolver() -> Resolver {
     let resolver = Resolver()
     resolver.register { Service() }.scope(.application)
+    resolver.register(name: "fred") { Service() }.scope(.application)
     resolver.register { await AsyncService() }.scope(.application)
     return resolver
 }
@@ -56,10 +67,12 @@ let done = DispatchSemaphore(value: 0)
 Task.detached {
     // Built and cached (and in this thread's cache) before counting.
     _ = resolver.resolve(Service.self)
+    _ = resolver.resolve(Service.self, name: "fred")
     _ = await resolver.resolveAsync(Service.self)
     _ = await resolver.resolveAsync(AsyncService.self)
     switch mode {
     case "sync": _ = resolveSynchronously(resolver, count)
+    case "sync-named": _ = resolveSynchronouslyByName(resolver, count)
     case "async": _ = await resolveAsynchronously(resolver, Service.self, count)
     default: _ = await resolveAsynchronously(resolver, AsyncService.self, count)
     }

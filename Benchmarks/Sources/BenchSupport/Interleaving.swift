@@ -47,10 +47,13 @@ private final class WorkloadHolder: @unchecked Sendable {
 /// Registers `scenario` once per implementation and round, named so that the
 /// harness interleaves them (see above). Every sample runs 1,000 operations
 /// (`scalingFactor: .kilo`), so the harness's own cost per sample (~140 ns) is
-/// spread over 1,000 operations; only `runBatch` is timed.
+/// spread over 1,000 operations, unless an operation is long enough to be a
+/// sample of its own (`operationsPerSample: 1`: a whole new container); only
+/// `runBatch` is timed.
 public func registerInterleaved(
     scenario: String,
     implementations: [String],
+    operationsPerSample: Int = 1_000,
     make: @escaping (String) -> Workload
 ) {
     let rounds = environmentInt("BENCH_ROUNDS", default: 3)
@@ -66,7 +69,7 @@ public func registerInterleaved(
                     metrics: [.throughput, .wallClock, .mallocCountTotal],
                     timeUnits: .nanoseconds,
                     warmupIterations: 5,
-                    scalingFactor: .kilo,
+                    scalingFactor: operationsPerSample == 1 ? .one : .kilo,
                     maxDuration: .milliseconds(maxMilliseconds),
                     maxIterations: 20_000,
                     // What `baseline check` (make bench BASE=) holds a run to against the
