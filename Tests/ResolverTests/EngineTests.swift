@@ -29,6 +29,19 @@ extension ResolverTests {
             #expect(reference != UnownedReference(Object()))
         }
 
+        /// `read` uses the object borrowed (`_withUnsafeGuaranteedRef`):
+        /// inside it, the caller's reference is still the only one, so the
+        /// resolve path writes no count of a shared object it reads.
+        @Test func readingThroughAnUnownedReferenceTakesNoCount() {
+            var object = Object()
+            let reference = UnownedReference(object)
+            let uniqueInside = reference.read { borrowed in
+                withExtendedLifetime(borrowed) { isKnownUniquelyReferenced(&object) }
+            }
+            #expect(uniqueInside, "read retained the object")
+            #expect(isKnownUniquelyReferenced(&object))
+        }
+
         @Test func anOwnedReferenceKeepsTheObjectUntilReleased() {
             weak var weakObject: Object?
             let owned: UnownedReference<Object> = {
