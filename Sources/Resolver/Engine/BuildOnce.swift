@@ -206,24 +206,42 @@ final class Flight: @unchecked Sendable {
 
     /// The tasks a flight's end resumes, once the registry mutex is released.
     struct Waiters {
-        /// nil for none, the common case (a build nobody awaited): no array
-        /// of continuations is made.
-        private let continuations: [CheckedContinuation<Void, Never>]?
+        /// nil for none, the common case (a build nobody awaited): no
+        /// array of continuations is touched, nor its type's metadata made
+        /// (the first would check `Never: Error` against every conformance
+        /// in the process).
+        private let tasks: Tasks?
 
-        init(_ continuations: [CheckedContinuation<Void, Never>]?) {
-            self.continuations = continuations
+        init(_ continuations: [CheckedContinuation<Void, Never>]) {
+            tasks = Tasks(continuations)
+        }
+
+        private init() {
+            tasks = nil
         }
 
         /// No tasks to resume.
         static var none: Waiters {
-            Waiters(nil)
+            Waiters()
         }
 
         /// Resumes them. Call with the mutex not held.
         func resume() {
-            guard let continuations else { return }
-            for continuation in continuations {
-                continuation.resume()
+            tasks?.resume()
+        }
+
+        /// The continuations, held by reference.
+        private final class Tasks {
+            let continuations: [CheckedContinuation<Void, Never>]
+
+            init(_ continuations: [CheckedContinuation<Void, Never>]) {
+                self.continuations = continuations
+            }
+
+            func resume() {
+                for continuation in continuations {
+                    continuation.resume()
+                }
             }
         }
     }
