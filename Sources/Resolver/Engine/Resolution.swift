@@ -121,35 +121,63 @@ extension Resolver {
         }
         let hit = ThreadCache.find(target, RegistryKey.typeID(of: Path.Service.self), name?.key.start,
                                    name?.key.hash ?? 0, section)
-        if let instance = hit?.instance {
-            let service = ValueStorage.value(in: instance, as: Path.Service.self)
-            section.end()
-            return Path.found(service)
-        }
-        let result = withRegistryKey(Path.Service.self, name) { key in
-            resolveMissed(key, hit, from: target, arguments, section, path)
+        let result: Path.Result
+        if let hit {
+            if let instance = hit.instance {
+                let service = ValueStorage.value(in: instance, as: Path.Service.self)
+                section.end()
+                return Path.found(service)
+            }
+            result = resolveRemembered(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self), name,
+                                       from: target, arguments, section, path)
+        } else {
+            result = resolveMissed(name, from: target, arguments, section, path)
         }
         section.end()
         return result
     }
 
-    /// `resolve(in:name:_:_:)` past a miss of the thread's cache, with the
-    /// key: the registration the thread's cache remembered (`hit`), or the
-    /// one in the table. Out of line, so that the cache hit above stays a
-    /// short function.
+    /// `resolve(in:name:_:_:)` with the registration the thread's cache
+    /// remembered: no table probe. A new instance (`.unique`, `.graph`) needs
+    /// no key either, so none is built; the other scopes go the whole way.
+    /// Out of line, so that the cache hit above stays a short function.
     @inlinable
     @inline(never)
-    static func resolveMissed<Path: ResolvePath>(_ key: RegistryKey, _ hit: ThreadCache.Hit?,
-                                                 from target: UnownedReference<Resolver>,
+    static func resolveRemembered<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
+                                                     _ name: Resolver.Name?, from target: UnownedReference<Resolver>,
+                                                     _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
+                                                     _ path: Path.Type) -> Path.Result {
+        ResolverRegistration<Path.Service>.checkArguments(registration, arguments)
+        let scope = ResolverRegistration<Path.Service>.effectiveScope(registration, target, section)
+        let made: Path.Service?
+        switch scope.read({ $0.kind.strategy }) {
+        case .newInstance where ResolverRegistration<Path.Service>.isolation(registration) == .none:
+            made = ResolverRegistration<Path.Service>.produce(registration, ResolutionContext.currentState, target,
+                                                             arguments, section)
+        case .perResolution where ResolverRegistration<Path.Service>.isolation(registration) == .none:
+            made = ResolverRegistration<Path.Service>.produceInGraph(registration, ResolutionContext.currentState,
+                                                                    target, arguments, section)
+        default:
+            return withRegistryKey(Path.Service.self, name) { key in
+                resolveFound(registration, ResolveRequest(key, from: target, arguments), section, path)
+            }
+        }
+        if let decorate = Published.decorate.load(), let made {
+            DecorateBox.call(decorate, with: made)
+        }
+        return Path.found(made)
+    }
+
+    /// `resolve(in:name:_:_:)` past a miss of the thread's cache: the whole
+    /// lookup, with the key. Out of line, as `resolveRemembered`.
+    @inlinable
+    @inline(never)
+    static func resolveMissed<Path: ResolvePath>(_ name: Resolver.Name?, from target: UnownedReference<Resolver>,
                                                  _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
                                                  _ path: Path.Type) -> Path.Result {
-        let request = ResolveRequest(key, from: target, arguments)
-        if let hit {
-            // The registration, remembered: no table probe.
-            return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self), request,
-                                section, path)
+        withRegistryKey(Path.Service.self, name) { key in
+            resolveInReadSection(ResolveRequest(key, from: target, arguments), section, path)
         }
-        return resolveInReadSection(request, section, path)
     }
 
     /// `resolveService` once the key is built (`implements`, scopes).
@@ -434,9 +462,10 @@ extension ResolverRegistration {
         case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, section)
         case .newInstance:
-            return produce(registration, ResolutionContext.currentState, request, section)
+            return produce(registration, ResolutionContext.currentState, request.container, request.arguments, section)
         case .perResolution:
-            return produceInGraph(registration, ResolutionContext.currentState, request, section)
+            return produceInGraph(registration, ResolutionContext.currentState, request.container, request.arguments,
+                                  section)
         case .containerCache, .delegate:
             return resolveThroughCustomScope(registration, scope, request)
         }
@@ -447,12 +476,13 @@ extension ResolverRegistration {
     @inlinable
     @inline(__always)
     static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
-                               _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+                               _ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer,
+                               _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
         if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
             return found
         }
-        let service = produce(registration, context, request, section)
+        let service = produce(registration, context, container, arguments, section)
         // Not `if let`: binding the instance copies it, a retain and release
         // around the one retain the graph's entry takes.
         if context.isResolving && service != nil {
@@ -463,30 +493,41 @@ extension ResolverRegistration {
 
     /// Makes a new instance with the current factory, the registration on the
     /// thread's resolution stack: the one `update(factory:)` installed, or
-    /// the registered one (`call`), called with the request's container. The
-    /// read section keeps the registration, the container and a replacement
-    /// alive, so all are used borrowed: no reference count is written.
+    /// the registered one (`call`), called with `container` (the request's,
+    /// which the factory receives). The read section keeps the registration,
+    /// the container and a replacement alive, so all are used borrowed: no
+    /// reference count is written.
+    @inlinable
+    @inline(__always)
+    static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
+                        _ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer,
+                        _ section: borrowing ReadSection) -> Service? {
+        context.enter(registration.opaque, withArguments: !arguments.isNone)
+        defer { context.leave() }
+        return registration.read { registration in
+            if let replacement = registration.fields.replacement.load() {
+                return produceReplaced(replacement, container, arguments)
+            }
+            return container.read { registration.call($0, arguments) }
+        }
+    }
+
+    /// `produce` for a request.
     @inlinable
     @inline(__always)
     static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
                         _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
-        context.enter(registration.opaque, withArguments: !request.arguments.isNone)
-        defer { context.leave() }
-        return registration.read { registration in
-            if let replacement = registration.fields.replacement.load() {
-                return produceReplaced(replacement, request)
-            }
-            return request.container.read { registration.call($0, request.arguments) }
-        }
+        produce(registration, context, request.container, request.arguments, section)
     }
 
     /// An instance from the factory `update(factory:)` installed (out of
     /// line: the arguments are boxed for it).
     @usableFromInline
     @inline(never)
-    static func produceReplaced(_ replacement: UnownedReference<FactoryBox>, _ request: ResolveRequest) -> Service? {
+    static func produceReplaced(_ replacement: UnownedReference<FactoryBox>, _ container: UnownedReference<Resolver>,
+                                _ arguments: ArgumentsPointer) -> Service? {
         replacement.read { box in
-            request.container.read { box.factory($0, request.arguments.value) }
+            container.read { box.factory($0, arguments.value) }
         }
     }
 

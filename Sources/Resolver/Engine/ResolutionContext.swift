@@ -217,7 +217,7 @@ struct ThreadResolution {
             growStack(for: entry)
         }
         state.pointee.stack.unsafelyUnwrapped[count] = entry
-        state.pointee.stackCount = count + 1
+        state.pointee.stackCount = count &+ 1
     }
 
     /// Pops the innermost registration; ends the top-level resolution (and
@@ -225,7 +225,7 @@ struct ThreadResolution {
     @inlinable
     @inline(__always)
     func leave() {
-        state.pointee.stackCount -= 1
+        state.pointee.stackCount &-= 1
         if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty {
             endResolution()
         }
