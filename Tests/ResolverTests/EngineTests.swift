@@ -76,24 +76,6 @@ extension ResolverTests {
             #expect(!ReadSection.isActive)
         }
 
-        @Test func publishingOnceKeepsTheFirstAndReleasesTheLoser() {
-            let cells = AtomicCells(count: 1)
-            defer { cells.deallocate() }
-            let field = cells.reference(0, to: Object.self)
-            weak var loser: Object?
-            let first = Object()
-            let kept = field.publishOnce(.retaining(first))
-            let second: UnownedReference<Object> = {
-                let object = Object()
-                loser = object
-                return field.publishOnce(.retaining(object))
-            }()
-            #expect(kept.object === first)
-            #expect(second.object === first, "the second publisher gets the first's")
-            #expect(loser == nil, "the second's own reference was released")
-            field.load()?.release()
-        }
-
         @Test func aWordCountsUpAndDown() {
             let word = AtomicWord.allocate()
             defer { word.deallocate() }

@@ -39,22 +39,6 @@ struct AtomicReference<Object: AnyObject> {
     func compareExchange(expected: UnownedReference<Object>?, desired: UnownedReference<Object>?) -> Bool {
         crg_cell_compare_exchange(cell, expected?.opaque, desired?.opaque)
     }
-
-    /// `reference` stored in this empty cell; or, if another thread filled
-    /// it first, what that thread stored (and `reference`, an owned one never
-    /// published, is released).
-    @usableFromInline
-    func publishOnce(_ reference: UnownedReference<Object>) -> UnownedReference<Object> {
-        if let existing = load() {
-            reference.release()
-            return existing
-        }
-        if compareExchange(expected: nil, desired: reference) {
-            return reference
-        }
-        reference.release()
-        return load().unsafelyUnwrapped
-    }
 }
 
 /// A published 64-bit word (a flag, a count, a generation). Stores release,
@@ -143,13 +127,6 @@ struct AtomicCells {
         base = cells
     }
 
-    /// The cell at `index` as a published pointer to another block.
-    @inlinable
-    @inline(__always)
-    func block(_ index: Int) -> AtomicCellsField {
-        AtomicCellsField(base + index)
-    }
-
     /// The word `index` after the `count` cells (`init(count:words:)`).
     @inlinable
     @inline(__always)
@@ -175,40 +152,5 @@ struct AtomicCells {
     /// Frees the block; what the cells hold is the owner's to release first.
     func deallocate() {
         crg_cells_destroy(base)
-    }
-}
-
-/// A published pointer to a block of cells (`AtomicCells`) made on first
-/// use: one load from the field to the block, none through an object.
-@frozen
-@usableFromInline
-struct AtomicCellsField {
-    @usableFromInline let cell: UnsafeMutablePointer<crg_cell>
-
-    @inlinable
-    @inline(__always)
-    init(_ cell: UnsafeMutablePointer<crg_cell>) {
-        self.cell = cell
-    }
-
-    @inlinable
-    @inline(__always)
-    func load() -> AtomicCells? {
-        crg_cell_load(cell).map { AtomicCells(base: $0.assumingMemoryBound(to: crg_cell.self)) }
-    }
-
-    /// `cells` stored in this empty field; or, if another thread filled it
-    /// first, that thread's block (and `cells`, never published, is freed).
-    @usableFromInline
-    func publishOnce(_ cells: AtomicCells) -> AtomicCells {
-        if let existing = load() {
-            cells.deallocate()
-            return existing
-        }
-        if crg_cell_compare_exchange(cell, nil, UnsafeMutableRawPointer(cells.base)) {
-            return cells
-        }
-        cells.deallocate()
-        return load().unsafelyUnwrapped
     }
 }

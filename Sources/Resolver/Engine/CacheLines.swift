@@ -47,12 +47,6 @@ struct PaddedBuffer<Element> {
     @inlinable
     init() {}
 
-    /// Empty, with room for `capacity`.
-    init(capacity: Int) {
-        base = CacheLines.allocate(Element.self, capacity: capacity)
-        self.capacity = capacity
-    }
-
     @inlinable
     var isEmpty: Bool { count == 0 }
 

@@ -1,4 +1,5 @@
 import CRegistry
+@testable import Resolver
 
 /// What the calling thread's resolves write that is the thread's own
 /// (DESIGN.md, "Who touches what"), by address: for the test that no two
