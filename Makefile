@@ -4,6 +4,7 @@
 #                 engine-boundary, build-warnings, test-swift, test-probes, test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-scaling-runs, bench-smoke,
+#                 bench-verify-bursts (concurrent verify() calls, each burst in a fresh process),
 #                 bench-instructions, bench-async-instructions (a cached resolve, sync and resolveAsync),
 #                 bench-typecheck (the compiler's time on 200 registrations)
 #   make asan     tests under AddressSanitizer, plus a leak check
@@ -33,7 +34,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -342,6 +343,28 @@ bench-scaling-runs: deps
 	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns"); \
 	python3 Benchmarks/Scripts/scaling_runs.py --runs $(RUNS) --wait-quiet "$${binaries[@]}" \
 		$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),)
+
+# Concurrent verify() calls beside an async factory that awaits (issue 37):
+# Benchmarks/Sources/VerifyBursts starts 1, 2, 3 and 8 calls at once in a task
+# group, each burst the first thing of a fresh process (VERIFY_PROCESSES
+# processes per count, 5 by default), and Scripts/verify_bursts.py prints the
+# median burst and slowest call. BASE=<commit> also builds the program against
+# the library at that commit (git archive into Benchmarks/.build-verify-bursts-base)
+# and alternates the processes of the two.
+VERIFY_PROCESSES ?= 5
+VERIFY_BURSTS_BUILD = $(SWIFT) build -c release --package-path Benchmarks --product VerifyBursts
+bench-verify-bursts: deps
+	@echo "==> make bench-verify-bursts: 1, 2, 3 and 8 concurrent verify() calls, $(VERIFY_PROCESSES) fresh processes each$(if $(BASE), and against the library at $(BASE), alternating,)"
+	@set -e; binaries=(); \
+	if [ -n "$(BASE)" ]; then \
+		sha=$$(git rev-parse --short "$(BASE)^{commit}"); tree=Benchmarks/.build-verify-bursts-base/library; \
+		rm -rf "$$tree"; mkdir -p "$$tree"; git archive "$$sha" | tar -x -C "$$tree"; \
+		RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base >/dev/null; \
+		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base --show-bin-path)/VerifyBursts"); \
+	fi; \
+	$(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts >/dev/null; \
+	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts --show-bin-path)/VerifyBursts"); \
+	python3 Benchmarks/Scripts/verify_bursts.py --processes $(VERIFY_PROCESSES) "$${binaries[@]}"
 
 # CI's check that the benchmark package builds against the library and the whole
 # pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):
