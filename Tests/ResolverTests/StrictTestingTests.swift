@@ -63,3 +63,50 @@ extension IndependentTests {
         }
     }
 }
+
+extension ResolverTests {
+    /// Strict tests and the app's setup (`registerAllServices`, which runs
+    /// lazily in whichever task resolves first after a reset): a
+    /// registration is the test's only if the test made it, and a resolve
+    /// is judged the same whether or not the setup runs in the test's task.
+    @Suite struct StrictTestingAndTheAppSetup {
+        @Test func aLiveServiceIsReportedWhenTheStrictTestsFirstResolveRunsTheSetup() {
+            Resolver.reset()
+            let mine = Resolver(child: .main, isolatedScopes: true)
+            let reports = Locked<[String]>([])
+            Resolver.withRoot(mine) {
+                Resolver.withStrictTesting(mine, report: { use in reports.withLock { $0.append(use.service) } }) {
+                    #expect(Resolver.resolve(AppClock.self).now == 1)
+                }
+            }
+            #expect(reports.withLock { $0 } == ["AppClock"])
+        }
+
+        @Test func anAsyncResolveIsReportedWhenItRunsTheSetup() async {
+            Resolver.reset()
+            let mine = Resolver(child: .main, isolatedScopes: true)
+            let reports = Locked<[String]>([])
+            await Resolver.withRoot(mine) {
+                await Resolver.withStrictTesting(mine, report: { use in reports.withLock { $0.append(use.service) } }) {
+                    #expect(await Resolver.resolveAsync(AppClock.self).now == 1)
+                }
+            }
+            #expect(reports.withLock { $0 } == ["AppClock"])
+        }
+
+        /// The setup's own resolves are the app's, whichever task runs it.
+        @Test func resolvesMadeByTheSetupAreNotReported() {
+            registrationHook.withLock { $0 = { _ = Resolver.resolve(AppClock.self) } }
+            defer { registrationHook.withLock { $0 = nil } }
+            Resolver.reset()
+            let mine = Resolver(child: .main, isolatedScopes: true)
+            let reports = Locked<[String]>([])
+            Resolver.withRoot(mine) {
+                Resolver.withStrictTesting(mine, report: { use in reports.withLock { $0.append(use.service) } }) {
+                    #expect(Resolver.optional(Int.self) == nil)
+                }
+            }
+            #expect(reports.withLock { $0 }.isEmpty, "\(reports.withLock { $0 })")
+        }
+    }
+}

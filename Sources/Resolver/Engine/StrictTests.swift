@@ -59,10 +59,21 @@ final class StrictTest: @unchecked Sendable {
     /// The resolve of `key` from `container` (nil: the root) in this task:
     /// reports the registration it uses if it is live (not the test's, no
     /// `onTest`, not `allowedInStrictTests()`) and not reported yet.
+    ///
+    /// The app's setup runs first if it has yet to (the resolve would run
+    /// it next): what it registers is found here whether or not this task
+    /// runs it. Resolves made by the setup itself are the app's, not the
+    /// test's, and are not checked.
     @usableFromInline
     @inline(never)
     static func check(_ key: RegistryKey, in container: Resolver?) {
         guard let test = current else {
+            return
+        }
+        if Published.registered.load() == 0 {
+            registry.ensureRegistered()
+        }
+        guard !registry.isRegisteringOnThisThread else {
             return
         }
         let target = container ?? Resolver.root
