@@ -1,7 +1,8 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
 #   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
-#                 engine-boundary, build-warnings, test-swift, test-probes, test-contexts, test-example, docs
+#                 engine-boundary, build-warnings, test-swift, test-strict-verdicts, test-probes,
+#                 test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling, bench-scaling-runs, bench-smoke,
 #                 bench-verify-bursts (concurrent verify() calls, each burst in a fresh process),
@@ -34,7 +35,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -100,13 +101,23 @@ build-warnings: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
 # The whole test suite, as steps that each run alone too (make test-probes, ...).
-test: c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs
+test: c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example docs
 
 # The package's tests (Swift Testing), warnings as errors. Graphviz lets the DOT
 # test render what it draws.
 test-swift: deps graphviz
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+# A strict test's verdict does not depend on the order tests run in (issue 37):
+# Tests/Scripts/strict_verdicts.py runs ResolverTests.StrictVerdicts in full
+# (source order), each of its tests alone, and StrictVerdictsReversed (the
+# same tests, the other way round), each a process of its own, from the test
+# binary build-warnings builds, and fails unless every verdict is the same.
+test-strict-verdicts: deps
+	@echo "==> strict tests' verdicts: in full, each alone, reversed"
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	python3 Tests/Scripts/strict_verdicts.py --swift $(SWIFT)
 
 # The packages that use the library as apps do: the app written for the original
 # (Swift 5 mode, debug and release), the API probe (every public declaration of
