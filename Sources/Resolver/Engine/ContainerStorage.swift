@@ -57,10 +57,12 @@ extension Resolver {
     }
 
     /// Stores `registration` under its key in this container's own table;
-    /// the one it replaces is retired, and recorded for `verify()`. 0, or an error code (out of memory:
+    /// the one it replaces is retired, and recorded for `verify()` (unless
+    /// `recordingReplacement` is false: a collection's list grown by an
+    /// element). 0, or an error code (out of memory:
     /// the table is unchanged). The mutex must be held.
     @usableFromInline
-    func putLocked<Service>(_ registration: ResolverRegistration<Service>) -> Int32 {
+    func putLocked<Service>(_ registration: ResolverRegistration<Service>, recordingReplacement: Bool = true) -> Int32 {
         registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
         let (rc, replaced) = withRegistryKey(Service.self, registration.name) { key in
@@ -72,7 +74,7 @@ extension Resolver {
         if rc != 0 {
             // Never published; the caller holds the registration.
             stored.release()
-        } else if let replaced {
+        } else if recordingReplacement, let replaced {
             recordReplacementLocked(of: replaced, by: registration, typeID: registration.typeID, name: registration.name)
         }
         return rc

@@ -348,19 +348,24 @@ extension Resolver {
     /// Adds `element` to this container's list of `[Element]` under `name`:
     /// a new list registration with the container's earlier elements (none
     /// when the key held a plain registration, or nothing) and `element`
-    /// after them, which replaces the old one (retired). 0, or an error code
-    /// (out of memory: the table is unchanged). The mutex must be held.
+    /// after them, which replaces the old one (retired). Adding an element
+    /// replaces no registration of the app's: `verify()` lists a replacement
+    /// only where the list replaces a plain registration. 0, or an error code (out of memory:
+    /// the table is unchanged). The mutex must be held.
     func addElementLocked<Element>(_ element: ResolverRegistration<Element>, toList name: Resolver.Name?) -> Int32 {
         registry.assertLocked()
-        let earlier = withRegistryKey([Element].self, name) { key -> [ResolverRegistration<Element>] in
+        let (earlier, replacesPlain) = withRegistryKey([Element].self, name) { key -> ([ResolverRegistration<Element>], Bool) in
             guard let found = storage.table.findLocked(key) else {
-                return []
+                return ([], false)
             }
-            return ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self))?.object.elements ?? []
+            guard let collection = ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self)) else {
+                return ([], true)
+            }
+            return (collection.object.elements, false)
         }
         let list = ResolverRegistration<[Element]>(name: name, scope: .unique,
                                                    factory: .collection(ElementCollection(earlier + [element], name: name)))
-        return putLocked(list)
+        return putLocked(list, recordingReplacement: replacesPlain)
     }
 }
 
