@@ -425,26 +425,64 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
 /// nil leaves it out of the list, which is not a failure.
 final class CollectionElementDescribing<Element>: RegistrationDescribing {
     let element: ResolverRegistration<Element>
+    /// The type of the instance `resolveOnce` built.
+    private let built = InstanceTypeNote()
 
     init(_ element: ResolverRegistration<Element>) {
         self.element = element
     }
 
     var keyDescription: String { element.keyDescription }
-    var graphNode: Resolver.Graph.Node { element.graphNode }
+    /// Its list's type and its own name, with where it was registered and
+    /// the type of the instance it built (once `resolveOnce` has run): the
+    /// type and name alone do not tell two elements of a list apart.
+    var graphNode: Resolver.Graph.Node {
+        let node = element.graphNode
+        return Resolver.Graph.Node(typeID: node.typeID, type: node.type, name: node.name, scope: node.scope,
+                                   isolation: node.isolation,
+                                   element: (element.site?.description, built.instanceType))
+    }
     var takesArgumentsLocked: Bool { element.takesArgumentsLocked }
     var isMainActorFactory: Bool { element.isMainActorFactory }
     var scope: ResolverScope { element.scope }
 
     func resolveOnce(from container: Resolver) -> Bool {
         let element = self.element
+        let built = self.built
         guard element.isolation == .async else {
-            _ = element.resolve(resolver: container, args: nil)
+            built.note(element.resolve(resolver: container, args: nil))
             return true
         }
         return verifyingAsync(from: container) {
-            _ = await element.resolveAsync(from: container, nil, recordingEdge: true)
+            built.note(await element.resolveAsync(from: container, nil, recordingEdge: true))
             return true
         }
+    }
+}
+
+/// The type of the instance an element built in a verification: written by
+/// the verification's thread, read by the caller (which may read before a
+/// thread that timed out writes), so under a mutex of its own (a leaf).
+final class InstanceTypeNote: @unchecked Sendable {
+    private let mutex = Mutex.make()
+    /// Guarded by `mutex`.
+    private var noted: String?
+
+    deinit {
+        mutex.release()
+    }
+
+    /// The type noted, as Swift prints it, or nil.
+    var instanceType: String? {
+        mutex.withLock { noted }
+    }
+
+    /// Notes the dynamic type of `instance`, if there is one.
+    func note<Instance>(_ instance: Instance?) {
+        guard let instance else {
+            return
+        }
+        let type = describeType(of: instance)
+        mutex.withLock { noted = type }
     }
 }
