@@ -37,6 +37,14 @@ extension IndependentTests {
             #expect(row.here.contains("resolves again"))
         }
 
+        /// 1.5.1's function references compile unlabelled too (the API
+        /// probe compiles each form in Swift 5 and Swift 6 modes).
+        @Test func functionReferencesWithoutLabelsAreListed() throws {
+            let row = try #require(try Self.row("`resolve`, `optional`"))
+            #expect(row.why.contains("with the labels (`Resolver.resolve(_:name:args:)`) or without"))
+            #expect(row.why.contains("`Resolver.main.resolve`") && row.why.contains("`r.optional`"))
+        }
+
         @Test func aResetDuringACachedBuildIsListed() throws {
             let row = try #require(try Self.row("A reset while a cached instance is built"))
             #expect(row.original.contains("was cached"))
