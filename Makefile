@@ -359,7 +359,9 @@ bench-scaling-runs: deps
 # Benchmarks/Sources/VerifyBursts starts 1, 2, 3 and 8 calls at once in a task
 # group, each burst the first thing of a fresh process (VERIFY_PROCESSES
 # processes per count, 5 by default), and Scripts/verify_bursts.py prints the
-# median burst and slowest call. BASE=<commit> also builds the program against
+# median burst and slowest call; before each process it waits (up to 10 minutes)
+# for the CPUs to be idle and no compiler to run, since another program's load
+# changes whether calls overlap. BASE=<commit> also builds the program against
 # the library at that commit (git archive into Benchmarks/.build-verify-bursts-base)
 # and alternates the processes of the two.
 VERIFY_PROCESSES ?= 5
@@ -375,7 +377,7 @@ bench-verify-bursts: deps
 	fi; \
 	$(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts >/dev/null; \
 	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts --show-bin-path)/VerifyBursts"); \
-	python3 Benchmarks/Scripts/verify_bursts.py --processes $(VERIFY_PROCESSES) "$${binaries[@]}"
+	python3 Benchmarks/Scripts/verify_bursts.py --processes $(VERIFY_PROCESSES) --wait-quiet "$${binaries[@]}"
 
 # CI's check that the benchmark package builds against the library and the whole
 # pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):

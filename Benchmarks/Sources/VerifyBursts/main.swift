@@ -6,7 +6,7 @@
 // Scripts/verify_bursts.py runs it for 1, 2, 3 and 8 calls, five
 // processes each, and prints the medians (`make bench-verify-bursts`). A
 // timing, measured here and never asserted: the tests check the structure
-// (VerificationTests: as many calls as the pool has threads, and one more).
+// (AsyncFactoryTests: as many calls as the pool has threads, and one more).
 import Dispatch
 import Resolver
 
