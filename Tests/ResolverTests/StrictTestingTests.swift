@@ -114,6 +114,22 @@ extension IndependentTests {
             #expect(reports.withLock { $0 }.isEmpty, "\(reports.withLock { $0 })")
         }
 
+        /// A list the test's container adds to still holds the app's
+        /// elements, which are judged as ever.
+        @Test func theAppsElementsBesideTheTestsOwnAreJudged() {
+            let app = Resolver()
+            let line = #line + 1
+            app.register(into: [any Appliance].self) { Oven() }
+            app.register(into: [any Appliance].self) { Blender() }.allowedInStrictTests()
+            let mine = Resolver(child: app)
+            mine.register(into: [any Appliance].self) { Mixer() }
+            let reports = Locked<[Resolver.LiveRegistrationUse]>([])
+            Resolver.withStrictTesting(mine, report: { use in reports.withLock { $0.append(use) } }) {
+                #expect(mine.resolve([any Appliance].self).count == 3)
+            }
+            #expect(reports.withLock { $0 }.map(\.registeredAt) == ["ResolverTests/StrictTestingTests.swift:\(line)"])
+        }
+
         /// A plain registration of the list (`register { [...] }`) is one
         /// registration, judged as any other.
         @Test func aPlainListIsJudgedAsItself() {

@@ -84,12 +84,16 @@ final class StrictTest: @unchecked Sendable {
             let own = registration != nil && test.container.storage.table.find(key, section)?.object === registration
             return (registration, own)
         }
-        guard let registration = found.registration as? RegistrationDescribing, !found.own else {
+        guard let registration = found.registration as? RegistrationDescribing else {
             return
         }
-        let live = registry.withLock {
-            registration.strictTestSubjectsLocked(key, from: target, own: test.container)
-                .filter { !$0.isExemptInStrictTestsLocked }
+        let live = registry.withLock { () -> [RegistrationDescribing] in
+            // A list of the test's own container still includes the app's
+            // elements: judged part by part, whoever holds the list.
+            let list = registration as? CollectionListRegistration
+            let subjects = list?.collectionPartsLocked(key, from: target, own: test.container)
+                ?? (found.own ? [] : [registration])
+            return subjects.filter { !$0.isExemptInStrictTestsLocked }
         }
         for subject in live {
             let id = ObjectIdentifier(subject)
@@ -107,32 +111,19 @@ final class StrictTest: @unchecked Sendable {
     }
 }
 
-extension RegistrationDescribing {
-    /// The registrations a strict test judges when a resolve of `key` from
-    /// `container` finds this one: itself; for a collection's list, the
-    /// parts the resolve includes, without those of `own` (the test's
-    /// container). The mutex must be held.
-    func strictTestSubjectsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
-        registry.assertLocked()
-        guard let list = self as? CollectionListRegistration else {
-            return [self]
-        }
-        return list.collectionPartsLocked(key, from: container, own: own)
-    }
-}
-
 /// A registration whose factory may be a collection's list.
 protocol CollectionListRegistration {
-    /// The plain registrations and elements a resolve of this list from
-    /// `container` includes, without those of `own`'s table; itself when
-    /// it is not a collection's list. The mutex must be held.
-    func collectionPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]
+    /// The plain registrations and elements a resolve of this list under
+    /// `key` from `container` includes, without those of `own`'s table (the
+    /// test's container); nil when it is not a collection's list. The mutex
+    /// must be held.
+    func collectionPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]?
 }
 
 extension ResolverRegistration: CollectionListRegistration {
-    func collectionPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
+    func collectionPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
         guard case .collection(let assembly) = factory, let list = assembly as? StrictTestListParts else {
-            return [self]
+            return nil
         }
         return list.partsOfListLocked(key, from: container, own: own)
     }
