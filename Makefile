@@ -1,13 +1,15 @@
 # Resolver: build, test, sanitizers, fuzzing and benchmarks, one command each.
 #
 #   make test     the whole test suite, as named steps, each a target of its own: c-warnings,
-#                 engine-boundary, build-warnings, test-swift, test-probes, test-contexts, test-example, docs
+#                 engine-boundary, build-warnings, test-swift, test-strict-verdicts, test-probes,
+#                 test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling-table (the harness's throughput
 #                 table at 1..cores threads), bench-scaling-runs (twenty processes, fresh threads per
 #                 measurement, and a verdict per run), bench-smoke, bench-instructions (instructions and
 #                 allocations per operation, the cold container's too), bench-async-instructions (a cached
-#                 resolve, sync and resolveAsync), bench-typecheck (the compiler's time on 200 registrations)
+#                 resolve, sync and resolveAsync), bench-verify-bursts (concurrent verify() calls, each
+#                 burst in a fresh process), bench-typecheck (the compiler's time on 200 registrations)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
 #   make tsan     tests under ThreadSanitizer
@@ -35,7 +37,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -101,13 +103,23 @@ build-warnings: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 
 # The whole test suite, as steps that each run alone too (make test-probes, ...).
-test: c-warnings engine-boundary build-warnings test-swift test-probes test-contexts test-example docs
+test: c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example docs
 
 # The package's tests (Swift Testing), warnings as errors. Graphviz lets the DOT
 # test render what it draws.
 test-swift: deps graphviz
 	@echo "==> swift test"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+# A strict test's verdict does not depend on the order tests run in (issue 37):
+# Tests/Scripts/strict_verdicts.py runs ResolverTests.StrictVerdicts in full
+# (source order), each of its tests alone, and StrictVerdictsReversed (the
+# same tests, the other way round), each a process of its own, from the test
+# binary build-warnings builds, and fails unless every verdict is the same.
+test-strict-verdicts: deps
+	@echo "==> strict tests' verdicts: in full, each alone, reversed"
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	python3 Tests/Scripts/strict_verdicts.py --swift $(SWIFT)
 
 # The packages that use the library as apps do: the app written for the original
 # (Swift 5 mode, debug and release), the API probe (every public declaration of
@@ -344,6 +356,30 @@ bench-scaling-runs: deps
 	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns"); \
 	python3 Benchmarks/Scripts/scaling_runs.py --runs $(RUNS) --wait-quiet "$${binaries[@]}" \
 		$(if $(SCALING_ORDER),-- --order $(SCALING_ORDER),)
+
+# Concurrent verify() calls beside an async factory that awaits (issue 37):
+# Benchmarks/Sources/VerifyBursts starts 1, 2, 3 and 8 calls at once in a task
+# group, each burst the first thing of a fresh process (VERIFY_PROCESSES
+# processes per count, 5 by default), and Scripts/verify_bursts.py prints the
+# median burst and slowest call; before each process it waits (up to 10 minutes)
+# for the CPUs to be idle and no compiler to run, since another program's load
+# changes whether calls overlap. BASE=<commit> also builds the program against
+# the library at that commit (git archive into Benchmarks/.build-verify-bursts-base)
+# and alternates the processes of the two.
+VERIFY_PROCESSES ?= 5
+VERIFY_BURSTS_BUILD = $(SWIFT) build -c release --package-path Benchmarks --product VerifyBursts
+bench-verify-bursts: deps
+	@echo "==> make bench-verify-bursts: 1, 2, 3 and 8 concurrent verify() calls, $(VERIFY_PROCESSES) fresh processes each$(if $(BASE), and against the library at $(BASE), alternating,)"
+	@set -e; binaries=(); \
+	if [ -n "$(BASE)" ]; then \
+		sha=$$(git rev-parse --short "$(BASE)^{commit}"); tree=Benchmarks/.build-verify-bursts-base/library; \
+		rm -rf "$$tree"; mkdir -p "$$tree"; git archive "$$sha" | tar -x -C "$$tree"; \
+		RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base >/dev/null; \
+		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base --show-bin-path)/VerifyBursts"); \
+	fi; \
+	$(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts >/dev/null; \
+	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts --show-bin-path)/VerifyBursts"); \
+	python3 Benchmarks/Scripts/verify_bursts.py --processes $(VERIFY_PROCESSES) --wait-quiet "$${binaries[@]}"
 
 # CI's check that the benchmark package builds against the library and the whole
 # pipeline runs (every benchmark once, ~5 ms each; the figures mean nothing):

@@ -80,6 +80,12 @@ let package = Package(
             name: "ScalingRuns",
             dependencies: [.product(name: "Resolver", package: "Resolver")]
         ),
+        // make bench-verify-bursts: concurrent verify() calls beside an async
+        // factory that suspends, each burst the first of a fresh process.
+        .executableTarget(
+            name: "VerifyBursts",
+            dependencies: [.product(name: "Resolver", package: "Resolver")]
+        ),
         // make bench-async-instructions: a cached resolve, synchronous and with resolveAsync.
         .executableTarget(
             name: "AsyncInstructionCounts",

@@ -205,6 +205,9 @@ extension Resolver {
                                                registeredOnMainActor: registeredOnMainActor, site: site)
             return (element, target, target.addElementLocked(element, toList: name))
         }
+        if StrictTest.isActiveAnywhere {
+            StrictTest.noteRegistered(element)
+        }
         if rc != 0 {
             registry.reportRecoverable(outOfMemoryRegistering: [Element].self, name, rc)
         }

@@ -31,13 +31,30 @@ extension Resolver {
             /// registered as `{ @MainActor in … }`, `"async"` for an async
             /// factory, nil for a plain one (or nothing registered).
             public let isolation: String?
+            /// For an element of a collection (`register(into:)`), whose
+            /// name (`[Element] #n`) says nothing of where it comes from:
+            /// where it was registered (`Module/File.swift:LINE`). Nil for
+            /// other nodes.
+            public let registeredAt: String?
+            /// For an element of a collection: the type of the instance it
+            /// built, as Swift prints it (`MetricsPlugin` in a list of
+            /// `any Plugin`), once a resolve has shown it (`verify()`, and
+            /// `graph(format:)` through it, resolve each element). Nil
+            /// before, when the factory returned nil, and for other nodes.
+            public let instanceType: String?
+            /// Whether it is an element of a collection.
+            let isElement: Bool
 
-            init(typeID: UInt64, type: String, name: String?, scope: String?, isolation: String? = nil) {
+            init(typeID: UInt64, type: String, name: String?, scope: String?, isolation: String? = nil,
+                 element: (registeredAt: String?, instanceType: String?)? = nil) {
                 self.typeID = typeID
                 self.type = type
                 self.name = name
                 self.scope = scope
                 self.isolation = isolation
+                registeredAt = element?.registeredAt
+                instanceType = element?.instanceType
+                isElement = element != nil
             }
 
             /// Whether something is registered under this type and name.
@@ -67,7 +84,8 @@ extension Resolver {
 
             /// The same node with `scope`.
             func with(scope: String?) -> Node {
-                Node(typeID: typeID, type: type, name: name, scope: scope, isolation: isolation)
+                Node(typeID: typeID, type: type, name: name, scope: scope, isolation: isolation,
+                     element: isElement ? (registeredAt, instanceType) : nil)
             }
         }
 
@@ -116,11 +134,16 @@ extension Resolver {
         }
 
         /// The label lines of `node`: its type, its name, its scope (and its
-        /// factory's isolation, if any).
+        /// factory's isolation, if any). A collection's element shows the
+        /// type of the instance it built, where known, and where it was
+        /// registered: its type and name are its list's.
         private func labelLines(of node: Node) -> [String] {
-            var lines = [node.type]
+            var lines = [node.instanceType ?? node.type]
             if let name = node.name {
                 lines.append("name: \(name)")
+            }
+            if let place = node.registeredAt {
+                lines.append("at: \(place)")
             }
             let scope = node.scope ?? "not registered"
             lines.append(node.isolation.map { "\(scope), \($0)" } ?? scope)

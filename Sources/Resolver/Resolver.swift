@@ -338,6 +338,14 @@ public final class Resolver: @unchecked Sendable {
 
     // MARK: - Typed arguments
 
+    // `@_disfavoredOverload` on each: a call names `arguments:`, which only
+    // these take, so it changes no call. It settles the function references
+    // 1.5.1 code writes without labels (`let f: (Session.Type,
+    // Resolver.Name?, Any?) -> Session = Resolver.resolve`, and the same of
+    // `optional`, from an instance, or unbound), which these also match
+    // with `A` as `Any?` and no `B`: the `args:` overload, 1.5.1's, is the
+    // one they mean.
+
     /// Resolves a `Service` registered with typed arguments
     /// (`register(arguments:)`) from `root`, passing `arguments` to its
     /// factory: `Resolver.resolve(UserViewModel.self, arguments: 42, "ada")`.
@@ -351,6 +359,7 @@ public final class Resolver: @unchecked Sendable {
     ///   - first: the first argument.
     ///   - rest: the others, if any.
     @inlinable
+    @_disfavoredOverload
     public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A, _ rest: repeat each B) -> Service {
         if let service: Service = withTypedArguments(first, repeat each rest, body: {
@@ -367,6 +376,7 @@ public final class Resolver: @unchecked Sendable {
     ///
     /// - Parameters: as `resolve(_:name:arguments:_:)`.
     @inlinable
+    @_disfavoredOverload
     public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A, _ rest: repeat each B) -> Service? {
         withTypedArguments(first, repeat each rest, body: { resolveService(in: nil, name: name, arguments: $0) })
@@ -378,6 +388,7 @@ public final class Resolver: @unchecked Sendable {
     ///
     /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
     @inlinable
+    @_disfavoredOverload
     public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                   arguments first: A, _ rest: repeat each B) -> Service {
         if let service: Service = withTypedArguments(first, repeat each rest, body: {
@@ -394,6 +405,7 @@ public final class Resolver: @unchecked Sendable {
     ///
     /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
     @inlinable
+    @_disfavoredOverload
     public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A, _ rest: repeat each B) -> Service? {
         withTypedArguments(first, repeat each rest, body: { Resolver.resolveService(in: self, name: name, arguments: $0) })

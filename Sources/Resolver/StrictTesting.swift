@@ -34,7 +34,8 @@ extension Resolver {
     ///
     /// ResolverTesting's `.resolver(strict: true) { … }` trait calls it,
     /// with `container` as the test's root, and records each report as a
-    /// test issue; call it yourself from XCTest (`XCTFail` in `report`).
+    /// test issue. From XCTest, call it inside `withRoot(container)`, with
+    /// `report: { XCTFail($0.description) }` (the testing article shows it).
     /// Resolves on threads that are not the test's tasks are not checked.
     /// While one runs, every resolve in the process takes the detour that
     /// `withRoot` takes.

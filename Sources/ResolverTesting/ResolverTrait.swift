@@ -7,14 +7,18 @@ import Testing
 /// registrations you make on top.
 ///
 /// ```swift
-/// @Test(.resolver { $0.register { MockAPI() as API } })
-/// func showsTheProfile() {
-///     let model = ProfileViewModel()   // resolves MockAPI
-///     …
+/// @Test(.resolver { $0.register { MockNetwork() as NetworkServicing } })
+/// func showsTheMockUser() {
+///     #expect(ProfileViewModel().title == "Mock User")
 /// }
 ///
-/// @Suite(.resolver { $0.register { MockClock() as Clock } })
-/// struct ClockTests { … }            // every test gets its own container
+/// @Suite(.resolver { $0.register { MockClock() as AppClock } })
+/// struct ClockTests {
+///     // Each test gets its own container: a fresh isolated child of main.
+///     @Test func usesTheMockClock() {
+///         #expect(Resolver.resolve(AppClock.self) is MockClock)
+///     }
+/// }
 /// ```
 ///
 /// A strict test, `.resolver(strict: true) { … }`, also records a test issue

@@ -35,6 +35,7 @@ extension Resolver: ResolverRegistering {
         register { NetworkService() }.implements(NetworkServicing.self)
         register { UserSession() }.scope(.application)
         register(name: .fred) { "Hello, Fred" }
+        StrictVerdictServices.register()
         registrationHook.withLock { $0 }?()
     }
 }

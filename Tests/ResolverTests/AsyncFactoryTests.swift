@@ -257,6 +257,20 @@ extension ResolverTests {
             #expect(run.output.contains("ONE-THREAD-RESET before=1 after=1 disjoint=true kept=true runs=2"), "\(run.output)")
         }
     
+        /// As many concurrent `verify()` calls as the cooperative pool has
+        /// threads, and one more, complete: on a pool of one thread that
+        /// runs every job and timer and never grows (ResolverOneThreadProbe
+        /// verify 2), two calls from its tasks, of async factories that
+        /// sleep and await child tasks. Each call blocks the pool's thread;
+        /// nothing its verification waits for may need that thread
+        /// (DESIGN.md, A4). A sleep whose timer fired on the pool would hang
+        /// the program, which its guard ends after 30 s (HUNG).
+        @Test func concurrentVerifyCallsCompleteOnAPoolOfOneThread() throws {
+            let run = try runProgram("ResolverOneThreadProbe", ["verify", "2"], timeout: 90)
+            #expect(!run.signaled && run.status == 0, "\(run.output)")
+            #expect(run.output.contains("ONE-THREAD-VERIFY calls=2 valid=2"), "\(run.output)")
+        }
+
         /// `verify()` resolves on threads of its own: it runs async factories
         /// there (their nonisolated parts run on that thread), and lists
         /// `@MainActor` registrations as skipped instead of running them off

@@ -440,11 +440,16 @@ extension IndependentTests {
                     "\(verification)")
         }
 
+        /// Each element is a node, labelled with the type of the instance
+        /// it built and where it was registered (its type and name are its
+        /// list's, which tell two elements apart by number only).
         @Test func theGraphHasANodePerElementAndEdgesFromTheList() {
             let app = Resolver()
             let feature = Resolver(child: app)
             app.register { Greeting("hello") }
+            let appLine = #line + 1
             app.register(into: [any Plugin].self, name: "graph") { r in GreetingPlugin(greeting: r.resolve()) }.scope(.application)
+            let featureLine = #line + 1
             feature.register(into: [any Plugin].self, name: "graph") { NamedPlugin("feature") }
 
             let graph = feature.verify().graph
@@ -462,14 +467,34 @@ extension IndependentTests {
                     node [shape=box, style=rounded, fontname="Helvetica"];
                     n0 [label="Array<Plugin>\\nname: graph\\ncollection"];
                     n1 [label="Greeting\\ngraph"];
-                    n2 [label="Plugin\\nname: [Plugin]:graph #1\\napplication"];
-                    n3 [label="Plugin\\nname: [Plugin]:graph #2\\ngraph"];
+                    n2 [label="GreetingPlugin\\nname: [Plugin]:graph #1\\nat: ResolverTests/CollectionTests.swift:\(appLine)\\napplication"];
+                    n3 [label="NamedPlugin\\nname: [Plugin]:graph #2\\nat: ResolverTests/CollectionTests.swift:\(featureLine)\\ngraph"];
                     n0 -> n2;
                     n0 -> n3;
                     n2 -> n1;
                 }
 
                 """)
+            let nodes = feature.verify().graph.nodes
+            #expect(nodes.map(\.instanceType) == [nil, nil, "GreetingPlugin", "NamedPlugin"])
+            #expect(nodes.map(\.registeredAt) == [nil, nil, "ResolverTests/CollectionTests.swift:\(appLine)",
+                                                  "ResolverTests/CollectionTests.swift:\(featureLine)"])
+        }
+
+        /// Two elements of one list that build different types, async ones
+        /// included, and one that returns nil (no instance: its list's type).
+        @Test func elementNodesTellTheirInstancesApart() {
+            let container = Resolver()
+            let line = #line + 1
+            container.register(into: [any Plugin].self, name: "apart") { NamedPlugin("metrics") }
+            container.register(into: [any Plugin].self, name: "apart") { await LoadedPlugin("audit") }
+            container.register(into: [any Plugin].self, name: "apart") { () -> (any Plugin)? in nil }
+            let dot = container.graph(format: .dot)
+            let place = "ResolverTests/CollectionTests.swift"
+            #expect(dot.contains(#"n1 [label="NamedPlugin\nname: [Plugin]:apart #1\nat: \#(place):\#(line)\ngraph"];"#), "\(dot)")
+            #expect(dot.contains(#"n2 [label="LoadedPlugin\nname: [Plugin]:apart #2\nat: \#(place):\#(line + 1)\ngraph, async"];"#),
+                    "\(dot)")
+            #expect(dot.contains(#"n3 [label="Plugin\nname: [Plugin]:apart #3\nat: \#(place):\#(line + 2)\ngraph"];"#), "\(dot)")
         }
     }
 }

@@ -120,6 +120,21 @@ extension ResolverTests {
             #expect(graph.edges.map { "\($0.from) -> \($0.to)" } == ["XYZFetching -> XYZService"])
         }
 
+        /// An `implements()` registration answers with the instance of the
+        /// registration it names: its node shows that one's scope (an
+        /// `.application` service's protocol is not drawn as `graph`).
+        @Test func implementsNodesShowTheScopeTheyAnswerFrom() {
+            let container = Resolver()
+            container.register { XYZService() }.implements(XYZFetching.self).scope(.application)
+            container.register(name: "each") { XYZService() }.implements(XYZFetching.self, name: "each").scope(.unique)
+            let graph = container.verify().graph
+            ResolverScope.application.reset()
+            #expect(graph.nodes.map(\.description) == ["XYZFetching", "XYZFetching:each", "XYZService", "XYZService:each"])
+            #expect(graph.nodes.map(\.scope) == ["application", "unique", "application", "unique"])
+            let dot = graph.rendered(as: .dot)
+            #expect(dot.contains(#"n0 [label="XYZFetching\napplication"];"#), "\(dot)")
+        }
+
         @Test func labelsAreEscaped() {
             let node = Resolver.Graph.Node(typeID: 1, type: "Box<\"A\\B\">", name: "x#1&y", scope: "graph")
             let graph = Resolver.Graph(nodes: [node], edges: [])

@@ -99,6 +99,32 @@ extension IndependentTests {
             #expect(replacements.first?.registeredAt == "ResolverTests/RegistrationSiteTests.swift:\(line)")
         }
 
+        /// Each `register(into:)` adds an element, a registration of its
+        /// own: none replaces another, however many a list has.
+        @Test func theElementsOfAListAreNotReplacements() {
+            let container = Resolver()
+            container.register(into: [any Heating].self) { GasHeating() }
+            container.register(into: [any Heating].self) { HeatPump() }
+            container.register(into: [any Heating].self, name: "spare") { HeatPump() }
+            container.register(into: [any Heating].self) { _ in GasHeating() }
+            let result = container.verify()
+            #expect(result.replacements.isEmpty, "\(result)")
+            #expect(!result.description.contains("Replaced"), "\(result)")
+        }
+
+        /// A plain registration of the list, replaced by elements added
+        /// after it, is a replacement (its list is gone).
+        @Test func elementsThatReplaceAPlainListAreAReplacement() {
+            let container = Resolver()
+            let line = #line + 1
+            container.register { [GasHeating()] as [any Heating] }
+            container.register(into: [any Heating].self) { HeatPump() }
+            container.register(into: [any Heating].self) { GasHeating() }
+            let replacements = container.verify().replacements
+            #expect(replacements.map(\.service) == ["Array<Heating>"], "\(replacements)")
+            #expect(replacements.first?.replacedRegistrationAt == "ResolverTests/RegistrationSiteTests.swift:\(line)")
+        }
+
         @Test func aMissingDependencyNamesWhereEachRegistrationInTheChainWasMade() {
             let container = Resolver()
             let thermostatLine = #line + 1

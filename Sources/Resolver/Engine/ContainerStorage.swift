@@ -58,21 +58,23 @@ extension Resolver {
 
     /// Stores `registration` (a `ResolverRegistration` of the type `typeID`)
     /// under its key in this container's own table; the one it replaces is
-    /// retired, and recorded for `verify()`. 0, or an error code (out of
-    /// memory: the table is unchanged). The mutex must be held.
+    /// retired, and recorded for `verify()` (unless `recordingReplacement`
+    /// is false: a collection's list grown by an element). 0, or an error
+    /// code (out of memory: the table is unchanged). The mutex must be held.
     ///
     /// Written for no service type in particular: registering runs no
     /// generic code of the library's, so the first registration of a type
     /// instantiates no metadata for it here.
     @usableFromInline
-    func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?) -> Int32 {
+    func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?,
+                   recordingReplacement: Bool = true) -> Int32 {
         registry.assertLocked()
         let stored = UnownedReference<AnyObject>.retaining(registration)
         return withRegistryKey(typeID: typeID, name) { key in
             // Found (and retained) before the put: the one a put replaces is
             // retired, and may be released by another thread's collection
             // before the put returns.
-            let replaced = storage.table.findLocked(key)?.object
+            let replaced = recordingReplacement ? storage.table.findLocked(key)?.object : nil
             let rc = storage.table.putLocked(key, stored)
             if rc != 0 {
                 // Never published; the caller holds the registration.

@@ -346,19 +346,24 @@ extension Resolver {
     /// Adds `element` to this container's list of `[Element]` under `name`:
     /// a new list registration with the container's earlier elements (none
     /// when the key held a plain registration, or nothing) and `element`
-    /// after them, which replaces the old one (retired). 0, or an error code
-    /// (out of memory: the table is unchanged). The mutex must be held.
+    /// after them, which replaces the old one (retired). Adding an element
+    /// replaces no registration of the app's: `verify()` lists a replacement
+    /// only where the list replaces a plain registration. 0, or an error code (out of memory:
+    /// the table is unchanged). The mutex must be held.
     func addElementLocked<Element>(_ element: ResolverRegistration<Element>, toList name: Resolver.Name?) -> Int32 {
         registry.assertLocked()
-        let earlier = withRegistryKey([Element].self, name) { key -> [ResolverRegistration<Element>] in
+        let (earlier, replacesPlain) = withRegistryKey([Element].self, name) { key -> ([ResolverRegistration<Element>], Bool) in
             guard let found = storage.table.findLocked(key) else {
-                return []
+                return ([], false)
             }
-            return ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self))?.object.elements ?? []
+            guard let collection = ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self)) else {
+                return ([], true)
+            }
+            return (collection.object.elements, false)
         }
         let list = ResolverRegistration<[Element]>(name: name, scope: .unique,
                                                    factory: .collection(ElementCollection(earlier + [element], name: name)))
-        return putLocked(list, typeID: list.typeID, name: name)
+        return putLocked(list, typeID: list.typeID, name: name, recordingReplacement: replacesPlain)
     }
 }
 
@@ -418,25 +423,36 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
 /// nil leaves it out of the list, which is not a failure.
 final class CollectionElementDescribing<Element>: RegistrationDescribing {
     let element: ResolverRegistration<Element>
+    /// The type of the instance `resolveOnce` built.
+    private let built = InstanceTypeNote()
 
     init(_ element: ResolverRegistration<Element>) {
         self.element = element
     }
 
     var keyDescription: String { element.keyDescription }
-    var graphNode: Resolver.Graph.Node { element.graphNode }
+    /// Its list's type and its own name, with where it was registered and
+    /// the type of the instance it built (once `resolveOnce` has run): the
+    /// type and name alone do not tell two elements of a list apart.
+    var graphNode: Resolver.Graph.Node {
+        let node = element.graphNode
+        return Resolver.Graph.Node(typeID: node.typeID, type: node.type, name: node.name, scope: node.scope,
+                                   isolation: node.isolation,
+                                   element: (element.site?.description, built.instanceType))
+    }
     var takesArgumentsLocked: Bool { element.takesArgumentsLocked }
     var isMainActorFactory: Bool { element.isMainActorFactory }
     var scope: ResolverScope { element.scope }
 
     func resolveOnce(from container: Resolver) -> Bool {
         let element = self.element
+        let built = self.built
         guard element.isolation == .async else {
-            _ = element.resolve(resolver: container, args: nil)
+            built.note(element.resolve(resolver: container, args: nil))
             return true
         }
         return verifyingAsync(from: container) {
-            _ = await element.resolveAsync(from: container, nil, recordingEdge: true)
+            built.note(await element.resolveAsync(from: container, nil, recordingEdge: true))
             return true
         }
     }

@@ -112,6 +112,17 @@ extension ResolverRegistration: RegistrationDescribing {
         isolation == .mainActor
     }
 
+    /// Its scope's name; for an `implements` registration that keeps no
+    /// instance of its own (`.graph`, `.unique`), the scope of the
+    /// registration it resolves through, whose instance it answers with.
+    var scopeLabel: String {
+        let (scope, target) = registry.withLock { (scopeStorage, forwardsTo) }
+        if let target, scope.kind == .graph || scope.kind == .unique {
+            return target.scopeLabel
+        }
+        return scopeName(scope)
+    }
+
     func resolveOnce(from container: Resolver) -> Bool {
         guard isolation == .async else {
             return container.optional(Service.self, name: name) != nil

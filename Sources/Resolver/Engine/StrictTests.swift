@@ -57,12 +57,25 @@ final class StrictTest: @unchecked Sendable {
     }
 
     /// The resolve of `key` from `container` (nil: the root) in this task:
-    /// reports the registration it uses if it is live (not the test's, no
-    /// `onTest`, not `allowedInStrictTests()`) and not reported yet.
+    /// reports each registration it uses that is live (not the test's, no
+    /// `onTest`, not `allowedInStrictTests()`) and not reported yet. A
+    /// collection's list is judged by its parts: each element (and a plain
+    /// registration of the list met on the way) the resolve includes.
+    ///
+    /// The app's setup runs first if it has yet to (the resolve would run
+    /// it next): what it registers is found here whether or not this task
+    /// runs it. Resolves made by the setup itself are the app's, not the
+    /// test's, and are not checked.
     @usableFromInline
     @inline(never)
     static func check(_ key: RegistryKey, in container: Resolver?) {
         guard let test = current else {
+            return
+        }
+        if Published.registered.load() == 0 {
+            registry.ensureRegistered()
+        }
+        guard !registry.isRegisteringOnThisThread else {
             return
         }
         let target = container ?? Resolver.root
@@ -71,24 +84,78 @@ final class StrictTest: @unchecked Sendable {
             let own = registration != nil && test.container.storage.table.find(key, section)?.object === registration
             return (registration, own)
         }
-        guard let registration = found.registration as? RegistrationDescribing, !found.own else {
+        guard let registration = found.registration as? RegistrationDescribing else {
             return
         }
-        let exempt = registry.withLock { registration.isExemptInStrictTestsLocked }
-        guard !exempt else {
-            return
+        let live = registry.withLock { () -> [RegistrationDescribing] in
+            // A list of the test's own container still includes the app's
+            // elements: judged part by part, whoever holds the list.
+            let list = registration as? CollectionListRegistration
+            let subjects = list?.collectionPartsLocked(key, from: target, own: test.container)
+                ?? (found.own ? [] : [registration])
+            return subjects.filter { !$0.isExemptInStrictTestsLocked }
         }
-        let id = ObjectIdentifier(registration)
-        let first = test.mutex.withLock { () -> Bool in
-            guard test.madeInTest[id] == nil, test.reported[id] == nil else {
-                return false
+        for subject in live {
+            let id = ObjectIdentifier(subject)
+            let first = test.mutex.withLock { () -> Bool in
+                guard test.madeInTest[id] == nil, test.reported[id] == nil else {
+                    return false
+                }
+                test.reported[id] = subject
+                return true
             }
-            test.reported[id] = registration
-            return true
+            if first {
+                test.report(subject.liveUse)
+            }
         }
-        if first {
-            test.report(registration.liveUse)
+    }
+}
+
+/// A registration whose factory may be a collection's list.
+protocol CollectionListRegistration {
+    /// The plain registrations and elements a resolve of this list under
+    /// `key` from `container` includes, without those of `own`'s table (the
+    /// test's container); nil when it is not a collection's list. The mutex
+    /// must be held.
+    func collectionPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]?
+}
+
+extension ResolverRegistration: CollectionListRegistration {
+    func collectionPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
+        guard case .collection(let assembly) = factory, let list = assembly as? StrictTestListParts else {
+            return nil
         }
+        return list.partsOfListLocked(key, from: container, own: own)
+    }
+}
+
+/// A collection's elements, as a strict test judges a resolve of the list.
+protocol StrictTestListParts {
+    func partsOfListLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]
+}
+
+extension ElementCollection: StrictTestListParts {
+    /// A list's parts as a strict test judges them: each plain
+    /// registration and each element a resolve of `key` from `container`
+    /// includes, without those in `own`'s table. The mutex must be held.
+    func partsOfListLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
+        registry.assertLocked()
+        let ownList = own.storage.table.findLocked(key)
+        let ownElements = ownList.flatMap { ElementCollection.of($0.unsafeCast(to: ResolverRegistration<[Element]>.self)) }
+            .map { Set($0.object.elements.map(ObjectIdentifier.init)) } ?? []
+        var subjects: [RegistrationDescribing] = []
+        for part in ElementCollection.partsLocked(from: UnownedReference(container), key) {
+            switch part {
+            case .plain(let registration):
+                if ownList?.object !== registration.object {
+                    subjects.append(registration.object)
+                }
+            case .elements(let collection):
+                subjects += collection.object.elements.filter { !ownElements.contains(ObjectIdentifier($0)) }
+                    as [RegistrationDescribing]
+            }
+        }
+        return subjects
     }
 }
 

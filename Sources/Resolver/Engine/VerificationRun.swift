@@ -198,6 +198,13 @@ final class VerificationRun: @unchecked Sendable {
 /// scopes' build tasks, which prefer it too) run here, where a failure ends
 /// the thread as it does for synchronous factories. Jobs isolated to an actor
 /// run on that actor.
+///
+/// It also keeps the timers of its tasks (`Task.sleep`, a clock's `sleep`;
+/// `VerificationTimers.swift`): a timer of the global executor fires on a
+/// thread of the cooperative pool, and `verify()`, a synchronous call,
+/// blocks the pool thread it is called from while this thread runs the
+/// factories. So nothing a verification waits for needs the pool
+/// (DESIGN.md, A4).
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor the current task's new tasks should prefer (a
@@ -208,6 +215,7 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     private let arrived = Condition()
     // Guarded by `mutex`.
     private var jobs: [UnownedJob] = []
+    private var delayed = DelayedJobs()
     private var finished = false
 
     deinit {
@@ -221,10 +229,40 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Runs the wake-up `job` of a sleeping task on this executor's thread
+    /// once `nanoseconds` have passed (`VerificationTimers.swift`).
+    func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
+        mutex.withLock {
+            delayed.add(job, afterNanoseconds: nanoseconds)
+            arrived.broadcast()
+        }
+    }
+
     private func finish() {
         mutex.withLock {
             finished = true
             arrived.broadcast()
+        }
+    }
+
+    /// The jobs to run now, and the wake-ups whose time has come (all of
+    /// them once the operation has finished: see `DelayedJobs`); waits
+    /// while there are none, until the next wake-up is due. `mutex` held.
+    private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], done: Bool) {
+        while true {
+            let wakeUps = delayed.takeDue(all: finished)
+            if !jobs.isEmpty || !wakeUps.isEmpty || finished {
+                let ready = jobs
+                jobs = []
+                return (ready, wakeUps, finished && ready.isEmpty && wakeUps.isEmpty)
+            }
+            if let wait = delayed.nanosecondsToNext {
+                // The timer: the wait ends when the next wake-up is due, or
+                // when a job or another wake-up arrives (they broadcast).
+                _ = arrived.waitTimingOut(mutex, nanoseconds: wait)
+            } else {
+                _ = arrived.wait(mutex)
+            }
         }
     }
 
@@ -240,16 +278,12 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
             executor.finish()
         }
         while true {
-            let (ready, done) = executor.mutex.withLock { () -> ([UnownedJob], Bool) in
-                while executor.jobs.isEmpty && !executor.finished {
-                    _ = executor.arrived.wait(executor.mutex)
-                }
-                let ready = executor.jobs
-                executor.jobs = []
-                return (ready, executor.finished && ready.isEmpty)
-            }
+            let (ready, wakeUps, done) = executor.mutex.withLock { executor.takeJobsLocked() }
             if done {
                 return result.value.value
+            }
+            for job in wakeUps {
+                DelayedJobs.run(job)
             }
             for job in ready {
                 job.runSynchronously(on: executor.asUnownedTaskExecutor())

@@ -180,6 +180,19 @@ func useEveryDeclaration() -> [String] {
     checks.check(staticOptional(ProbeService.self, "absent", nil) == nil, "static optional")
     checks.check(instanceResolve(ProbeService.self, "child", nil).tag == "plain", "instance resolve through a child")
     checks.check(instanceOptional(ProbeService.self, nil, nil) == nil, "instance optional")
+    // The same references without labels, as 1.5.1 code writes them (each
+    // compiled against 1.5.1's one function): static, from `main`, unbound,
+    // and `optional` static and from an instance.
+    let bareResolve: (ProbeService.Type, Resolver.Name?, Any?) -> ProbeService = Resolver.resolve
+    let mainResolve: (ProbeService.Type, Resolver.Name?, Any?) -> ProbeService = Resolver.main.resolve
+    let unboundResolve: (Resolver) -> (ProbeService.Type, Resolver.Name?, Any?) -> ProbeService = Resolver.resolve
+    let bareOptional: (ProbeService.Type, Resolver.Name?, Any?) -> ProbeService? = Resolver.optional
+    let instanceBareOptional: (ProbeService.Type, Resolver.Name?, Any?) -> ProbeService? = container.optional
+    checks.check(bareResolve(ProbeService.self, nil, nil).tag == "by registerAllServices", "resolve as a bare reference")
+    checks.check(mainResolve(ProbeService.self, nil, nil).tag == "by registerAllServices", "main.resolve as a reference")
+    checks.check(unboundResolve(container)(ProbeService.self, "child", nil).tag == "plain", "unbound resolve")
+    checks.check(bareOptional(ProbeService.self, "absent", nil) == nil, "optional as a bare reference")
+    checks.check(instanceBareOptional(ProbeService.self, nil, nil) == nil, "instance optional as a bare reference")
     let fetching: ProbeFetching = Resolver.resolve(name: .probe)
     checks.check(fetching.fetch() == "resolver", "named resolve")
     let keyed: ProbeArgumentService = container.resolve(name: .probe, args: ["flag": true, "name": "keyed"])

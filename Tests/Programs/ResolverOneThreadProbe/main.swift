@@ -2,6 +2,13 @@
 // one thread (OneThreadExecutor installs the runtime's hooks): if any step
 // blocked a thread while a build awaited, this program would hang. The
 // tests run it and read the last line.
+//
+// `ResolverOneThreadProbe verify N`: N concurrent `verify()` calls, each in a
+// task on that one thread (a cooperative pool of one thread that never grows:
+// N = 2 is as many as it has threads, and one more), of a container whose
+// async factories sleep, await child tasks and each other. Each call blocks
+// the one thread while its own thread verifies: nothing the verification
+// waits for may need the pool, timers included (DESIGN.md, A4).
 import Dispatch
 import Foundation
 import OneThreadExecutor
@@ -28,9 +35,16 @@ final class Tally: @unchecked Sendable {
     }
 }
 
-guard one_thread_executor_install() == 0 else {
-    print("ONE-THREAD could not start the executor")
-    exit(2)
+let verifyCalls = CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "verify"
+    ? Int(CommandLine.arguments[2]) : nil
+if verifyCalls != nil {
+    // Timers on the one thread too (OneThreadDefaultExecutor.swift).
+    installOneThreadDefaultExecutor()
+} else {
+    guard one_thread_executor_install() == 0 else {
+        print("ONE-THREAD could not start the executor")
+        exit(2)
+    }
 }
 
 let tally = Tally()
@@ -109,6 +123,44 @@ func resetDuringBuild() async -> String {
     return "ONE-THREAD-RESET before=\(beforeIDs.count) after=\(afterIDs.count) disjoint=\(beforeIDs.isDisjoint(with: afterIDs)) kept=\(afterIDs == [kept]) runs=\(tally.factoryRuns - runsBefore)"
 }
 
+/// A client whose connection awaits: sleeps on two clocks and a child task's.
+final class SlowClient: Sendable { init() {} }
+final class SlowRepository: Sendable {
+    let client: SlowClient
+    init(client: SlowClient) { self.client = client }
+}
+
+/// `calls` concurrent `verify()` calls from tasks of the one thread: how many
+/// found the container valid.
+func verifyConcurrently(calls: Int) async -> String {
+    let container = Resolver()
+    container.register { () async -> SlowClient? in
+        try? await Task.sleep(nanoseconds: 5_000_000)
+        try? await ContinuousClock().sleep(for: .milliseconds(2))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(nanoseconds: 1_000_000) }
+        }
+        return SlowClient()
+    }
+    container.register { (r: Resolver) async -> SlowRepository? in
+        SlowRepository(client: await r.resolveAsync())
+    }.scope(.application)
+    container.register { Config() }
+    let valid = await withTaskGroup(of: Bool.self) { group in
+        for _ in 0..<calls {
+            // A timeout far beyond the program's own guard: a verification
+            // that waits for the pool hangs (HUNG) rather than times out.
+            group.addTask { container.verify(timeout: 600).isValid }
+        }
+        var valid = 0
+        for await isValid in group where isValid {
+            valid += 1
+        }
+        return valid
+    }
+    return "ONE-THREAD-VERIFY calls=\(calls) valid=\(valid)"
+}
+
 let resolver = Resolver()
 registerServices(in: resolver)
 registerSession()
@@ -132,7 +184,7 @@ func run() async -> String {
 }
 
 Task.detached {
-    let line = await run()
+    let line = if let verifyCalls { await verifyConcurrently(calls: verifyCalls) } else { await run() }
     result.withLock { $0 = line }
     done.signal()
 }
