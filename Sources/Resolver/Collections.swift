@@ -7,7 +7,7 @@
 // call has none of them to consider.
 //
 // What a resolve of `[Element]` from a container gives (the engine's side is
-// `Engine/ElementCollection.swift`):
+// `Engine/Collections/`):
 // - The containers are those a lookup from it searches: itself, then its
 //   children in the order added, depth first, each once.
 // - Each container contributes its own elements, in the order registered.

@@ -28,7 +28,7 @@ public protocol ResolverScopeType: AnyObject {
 /// lock of the library's held: guard its state. In Swift 6 mode a subclass
 /// restates `@unchecked Sendable`.
 open class ResolverScope: ResolverScopeType, @unchecked Sendable {
-    /// Which built-in behaviour this scope has (`Engine/ScopePolicy.swift`).
+    /// Which built-in behaviour this scope has (`Engine/Scopes/ScopePolicy.swift`).
     @usableFromInline let kind: Kind
     /// The table of a caching scope (`.cache`: instances, `.shared`: weak
     /// boxes, `.timeToLive`: expiring boxes), owning its values; nil for the
@@ -44,7 +44,7 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     // Guarded by the registry mutex.
     /// The builds running in this scope, synchronous and async, so that each
-    /// key is built once per generation (`Engine/BuildOnce.swift`).
+    /// key is built once per generation (`Engine/Scopes/BuildOnce.swift`).
     @exclusivity(unchecked) var building: [Build] = []
     /// How many builds this scope has started (each build's `BuildTicket`).
     @exclusivity(unchecked) var buildsStarted: UInt64 = 0

@@ -1,6 +1,6 @@
 // `resolveAsync` and `optionalAsync`: resolving from async code, whatever a
 // registration's factory (DESIGN.md, "Actors and async factories"; the
-// article Concurrency). The engine's async path is `Engine/AsyncResolution.swift`.
+// article Concurrency). The engine's async path is `Engine/Resolution/AsyncResolution.swift`.
 
 extension Resolver {
     /// Resolves a `Service` from `root` in async code, whatever its factory:

@@ -91,3 +91,16 @@ final class Box<Value> {
         self.value = value
     }
 }
+
+/// A weak reference held by reference, as a `.shared` cache or a
+/// `WeakLazyInjected` stores it. Set once, when made, so threads may read it
+/// at the same time.
+@usableFromInline
+final class WeakBox {
+    @usableFromInline weak var object: AnyObject?
+
+    @usableFromInline
+    init(_ object: AnyObject?) {
+        self.object = object
+    }
+}

@@ -29,7 +29,7 @@ extension ResolverRegistration {
         case typed(TypedFactory)
         /// The list of a collection, `[Element]`: this container's elements
         /// (`register(into:)`), assembled with those of every container the
-        /// lookup reaches (`Engine/ElementCollection.swift`).
+        /// lookup reaches (`Engine/Collections/`).
         case collection(CollectionAssembly<Service>)
     }
 
