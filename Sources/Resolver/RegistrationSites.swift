@@ -98,9 +98,9 @@ extension Resolver {
     func recordReplacementLocked(of replaced: RegistrationDescribing, by registration: RegistrationDescribing,
                                  typeID: UInt64, name: Resolver.Name?) {
         registry.assertLocked()
-        let replacement = Verification.Replacement(service: registration.keyDescription,
-                                                   registeredAt: registration.site?.description ?? "an unknown place",
-                                                   replacedRegistrationAt: replaced.site?.description ?? "an unknown place")
+        // Described when `verify()` asks, not here under the mutex.
+        let replacement = RecordedReplacement(service: registration.serviceType, name: name,
+                                              registeredAt: registration.site, replacedAt: replaced.site)
         let key = ReplacementKey(typeID: typeID, name: name)
         if let index = replacementIndex[key] {
             replacements[index] = replacement
@@ -112,10 +112,10 @@ extension Resolver {
 
     /// The replacements recorded here and in the children (each container
     /// once). The mutex must be held.
-    func replacementsLocked() -> [Verification.Replacement] {
+    func replacementsLocked() -> [RecordedReplacement] {
         registry.assertLocked()
         var seen = Set<ObjectIdentifier>()
-        var found: [Verification.Replacement] = []
+        var found: [RecordedReplacement] = []
         func collect(_ container: Resolver) {
             guard seen.insert(ObjectIdentifier(container)).inserted else { return }
             found += container.replacements
@@ -123,6 +123,21 @@ extension Resolver {
         }
         collect(self)
         return found
+    }
+}
+
+/// A replacement as `putLocked` records it (under the registry mutex):
+/// what `verify()` describes (`Verification.Replacement`) when it asks.
+struct RecordedReplacement {
+    let service: Any.Type
+    let name: Resolver.Name?
+    let registeredAt: RegistrationSite?
+    let replacedAt: RegistrationSite?
+
+    var described: Resolver.Verification.Replacement {
+        Resolver.Verification.Replacement(service: describe(service, name),
+                                          registeredAt: registeredAt?.description ?? "an unknown place",
+                                          replacedRegistrationAt: replacedAt?.description ?? "an unknown place")
     }
 }
 

@@ -46,7 +46,7 @@ public final class Resolver: @unchecked Sendable {
     var cacheScope: ResolverScope?
     /// The registrations that replaced another here, for `verify()`
     /// (`recordReplacementLocked`), and where each key's record is.
-    var replacements: [Verification.Replacement] = []
+    var replacements: [RecordedReplacement] = []
     var replacementIndex: [ReplacementKey: Int] = [:]
 
     // MARK: - The app's containers

@@ -171,6 +171,11 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         describe(Service.self, name)
     }
 
+    /// `Service`, for a description made later (`RecordedReplacement`).
+    var serviceType: Any.Type {
+        Service.self
+    }
+
     /// The factory as registered, in the `(Resolver, Any?) -> Service?` form
     /// that `update(factory:)` works with.
     var registeredFactory: ResolverFactoryAnyArguments<Service> {

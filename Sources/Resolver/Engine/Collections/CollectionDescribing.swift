@@ -15,6 +15,7 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
     }
 
     var keyDescription: String { list.keyDescription }
+    var serviceType: Any.Type { [Element].self }
     var graphNode: Resolver.Graph.Node { list.graphNode }
     var takesArgumentsLocked: Bool { false }
     /// A list with a `@MainActor` element: `verify()`'s threads cannot
@@ -51,6 +52,7 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing {
     }
 
     var keyDescription: String { element.keyDescription }
+    var serviceType: Any.Type { Element.self }
     /// Its list's type and its own name, with where it was registered and
     /// the type of the instance it built (once `resolveOnce` has run): the
     /// type and name alone do not tell two elements of a list apart.

@@ -3,6 +3,8 @@
 protocol RegistrationDescribing: AnyObject {
     /// "Type" or "Type:name".
     var keyDescription: String { get }
+    /// The service type (what `keyDescription` describes, with the name).
+    var serviceType: Any.Type { get }
     /// Where its `register` call is, if known.
     var site: RegistrationSite? { get }
     /// Whether strict tests let it be used though the test did not make it.

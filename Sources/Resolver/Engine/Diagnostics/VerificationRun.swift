@@ -184,7 +184,7 @@ final class VerificationRun: @unchecked Sendable {
         }
         let nodes = registrations.map(\.scopedGraphNode)
         let edges = recorder.edges.union(registrations.flatMap(\.structuralEdges))
-        let replacements = registry.withLock { sandbox.replacementsLocked() }
+        let replacements = registry.withLock { sandbox.replacementsLocked() }.map(\.described)
         return Resolver.Verification(resolved: resolved, failures: failures, skipped: skipped,
                                      graph: Resolver.Graph(nodes: nodes, edges: edges), replacements: replacements)
     }
