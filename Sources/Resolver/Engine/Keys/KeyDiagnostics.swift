@@ -1,0 +1,43 @@
+// What the program says when a key cannot be resolved: the key as it is
+// written (`\.analytics`), its service type, where it was declared, and the
+// way out.
+
+/// The messages about keys.
+enum KeyMessages {
+    /// A promised key that nothing registered.
+    static func promiseNotKept<Service>(_ type: Service.Type, _ site: KeySite) -> String {
+        "RESOLVER: the key \(site.keyPath) of '\(Service.self)', promised at \(site.place), is not registered. "
+            + "Register it with `Resolver.register(\(site.keyPath)) { … }` (in the container resolved from, or one it "
+            + "falls back on), or resolve it with `Resolver.optional(\(site.keyPath))`."
+    }
+
+    /// A key whose registration gave no instance (a factory installed with
+    /// `update(factory:)` or a context that returned nil).
+    static func returnedNil<Service>(_ type: Service.Type, _ site: KeySite) -> String {
+        "RESOLVER: the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) resolved to nil: "
+            + "a factory installed on its registration returned nil."
+    }
+}
+
+extension Resolver {
+    /// Stops the program: the key declared at `site` could not be resolved
+    /// from `container` (nil: `root`).
+    @usableFromInline
+    @inline(never)
+    static func keyNotResolved<Service>(_ site: KeySite, _ type: Service.Type, promised: Bool,
+                                        in container: Resolver?) -> Never {
+        let kept = KeyName.withBytes(site.name) { bytes in
+            RegistryKey.withKey(Service.self, bytes) { key in
+                ReadSection.run { section in
+                    (container ?? Resolver.root).storage.find(key, section) != nil
+                }
+            }
+        }
+        let chain = ResolutionContext.current.chainDescription
+        let needed = chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
+        if promised && !kept {
+            resolverFailure(KeyMessages.promiseNotKept(Service.self, site) + needed + chainPlaces, kind: .missing)
+        }
+        resolverFailure(KeyMessages.returnedNil(Service.self, site) + needed + chainPlaces, kind: .returnedNil)
+    }
+}

@@ -1,0 +1,401 @@
+// Resolving, overriding and resetting through keys (`ResolverKey.swift`):
+// `Resolver.resolve(\.store)`, `Resolver.resolve(\.noteList, arguments: 42,
+// "en")`, `Resolver.optional(\.analytics)`, `await Resolver.resolveAsync(\.database)`,
+// `Resolver.register(\.api) { MockAPI() }`, `ResolverScope.application.reset(\.store)`.
+//
+// Each entry point is one overload, generic over the key's arguments: a key
+// without arguments is resolved without the `arguments:` label, a key with
+// arguments with exactly its list, or the call does not compile. They are
+// `@inline(__always)`, so that the compiler sees the key path where the app
+// writes it and reads the key's getter directly (no key path is evaluated at
+// run time).
+
+extension Resolver {
+    // MARK: - Resolving
+
+    /// Resolves the service of a key from `root`: `Resolver.resolve(\.store)`,
+    /// `Resolver.resolve(\.noteList, arguments: 42, "en")`. Stops the program
+    /// when the key is promised and nothing registered it.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    public static func resolve<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       arguments: repeat each Argument) -> Service {
+        let declared = ResolverKeys()[keyPath: key]
+        if let service = resolveKeyService(declared, in: nil, arguments: repeat each arguments) {
+            return service
+        }
+        keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: nil)
+    }
+
+    /// Resolves the service of a key from this container (and its
+    /// children), else the key's own registration: `container.resolve(\.store)`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    public final func resolve<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                      arguments: repeat each Argument) -> Service {
+        let declared = ResolverKeys()[keyPath: key]
+        if let service = Resolver.resolveKeyService(declared, in: self, arguments: repeat each arguments) {
+            return service
+        }
+        Resolver.keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: self)
+    }
+
+    /// Resolves the service of a key from `root`, or nil where `resolve`
+    /// would stop (a promised key nothing registered):
+    /// `Resolver.optional(\.analytics)`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    public static func optional<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        arguments: repeat each Argument) -> Service? {
+        resolveKeyService(ResolverKeys()[keyPath: key], in: nil, arguments: repeat each arguments)
+    }
+
+    /// Resolves the service of a key from this container (and its
+    /// children), else the key's own registration, or nil where `resolve`
+    /// would stop.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    public final func optional<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       arguments: repeat each Argument) -> Service? {
+        Resolver.resolveKeyService(ResolverKeys()[keyPath: key], in: self, arguments: repeat each arguments)
+    }
+
+    /// Resolves the service of a key from `root` in async code, whatever
+    /// its factory: `await Resolver.resolveAsync(\.database)`. An async
+    /// factory is awaited, a `@MainActor` one runs on the main actor (the
+    /// call hops there), a plain one as a synchronous resolve would.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public static func resolveAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                            arguments: repeat each Argument) async -> Service {
+        let declared = ResolverKeys()[keyPath: key]
+        if let service = await resolveKeyServiceAsync(declared, in: nil, arguments: repeat each arguments) {
+            return service
+        }
+        keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: nil)
+    }
+
+    /// Resolves the service of a key from this container in async code
+    /// (see the static `resolveAsync`).
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public final func resolveAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                           arguments: repeat each Argument) async -> Service {
+        let declared = ResolverKeys()[keyPath: key]
+        if let service = await Resolver.resolveKeyServiceAsync(declared, in: self, arguments: repeat each arguments) {
+            return service
+        }
+        Resolver.keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: self)
+    }
+
+    /// Resolves the service of a key from `root` in async code, or nil
+    /// where `resolveAsync` would stop.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public static func optionalAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                             arguments: repeat each Argument) async -> Service? {
+        await resolveKeyServiceAsync(ResolverKeys()[keyPath: key], in: nil, arguments: repeat each arguments)
+    }
+
+    /// Resolves the service of a key from this container in async code, or
+    /// nil where `resolveAsync` would stop.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public final func optionalAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                            arguments: repeat each Argument) async -> Service? {
+        await Resolver.resolveKeyServiceAsync(ResolverKeys()[keyPath: key], in: self, arguments: repeat each arguments)
+    }
+
+    // MARK: - Overriding
+
+    /// Registers another factory for a key, in `main`: `Resolver.register(\.api) { MockAPI() }`.
+    ///
+    /// The factory's type is the key's: it returns the key's service and
+    /// takes its arguments, or the call does not compile. The override
+    /// keeps the key's scope (chain ``ResolverOptions/scope(_:)`` to change
+    /// it), not its contexts; it is found where a registration would be
+    /// (this container, its children, `withRoot`), and the key's own
+    /// factory everywhere else.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        fileID: StaticString = #fileID, line: UInt = #line,
+                                                        factory: @escaping (repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return registerKey(declared, declared.overriding(plain: factory), in: nil, RegistrationSite(fileID, line))
+    }
+
+    /// Registers another factory for a key, given the resolving container,
+    /// in `main`: `Resolver.register(\.store) { r in MockStore(api: r.resolve(\.api)) }`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the container and the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        fileID: StaticString = #fileID, line: UInt = #line,
+                                                        factory: @escaping (Resolver, repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return registerKey(declared, declared.overriding(withResolver: factory), in: nil, RegistrationSite(fileID, line))
+    }
+
+    /// Registers another factory for a key, isolated to the main actor, in
+    /// `main`: `Resolver.register(\.settings) { @MainActor in MockSettings() }`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the key's arguments, on the main actor.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        fileID: StaticString = #fileID, line: UInt = #line,
+                                                        mainActor factory: @escaping @MainActor (repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return registerKey(declared, declared.overriding(mainActorPlain: factory), in: nil, RegistrationSite(fileID, line))
+    }
+
+    /// Registers another factory for a key, isolated to the main actor and
+    /// given the resolving container, in `main`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        fileID: StaticString = #fileID, line: UInt = #line,
+                                                        mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return registerKey(declared, declared.overriding(mainActorWithResolver: factory), in: nil,
+                           RegistrationSite(fileID, line))
+    }
+
+    /// Registers another, async, factory for a key, in `main`:
+    /// `Resolver.register(\.database) { await Database.inMemory() }`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        fileID: StaticString = #fileID, line: UInt = #line,
+                                                        factory: @escaping (repeat each Argument) async -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return registerKey(declared, declared.overriding(asyncPlain: factory), in: nil, RegistrationSite(fileID, line))
+    }
+
+    /// Registers another, async, factory for a key, given the resolving
+    /// container, in `main`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the container and the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                        fileID: StaticString = #fileID, line: UInt = #line,
+                                                        factory: @escaping (Resolver, repeat each Argument) async -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return registerKey(declared, declared.overriding(asyncWithResolver: factory), in: nil,
+                           RegistrationSite(fileID, line))
+    }
+}
+
+extension Resolver.Registrar {
+    /// Registers another factory for a key in this container:
+    /// `container.register(\.api) { MockAPI() }` (see the static
+    /// `register(_:fileID:line:factory:)`).
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       fileID: StaticString = #fileID, line: UInt = #line,
+                                                       factory: @escaping (repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return Resolver.registerKey(declared, declared.overriding(plain: factory), in: container,
+                                    RegistrationSite(fileID, line))
+    }
+
+    /// Registers another factory for a key in this container, given the
+    /// resolving container: `container.register(\.store) { r in MockStore(api: r.resolve(\.api)) }`.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the container and the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       fileID: StaticString = #fileID, line: UInt = #line,
+                                                       factory: @escaping (Resolver, repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return Resolver.registerKey(declared, declared.overriding(withResolver: factory), in: container,
+                                    RegistrationSite(fileID, line))
+    }
+
+    /// Registers another factory for a key in this container, isolated to
+    /// the main actor.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the key's arguments, on the main actor.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       fileID: StaticString = #fileID, line: UInt = #line,
+                                                       mainActor factory: @escaping @MainActor (repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return Resolver.registerKey(declared, declared.overriding(mainActorPlain: factory), in: container,
+                                    RegistrationSite(fileID, line))
+    }
+
+    /// Registers another factory for a key in this container, isolated to
+    /// the main actor and given the resolving container.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       fileID: StaticString = #fileID, line: UInt = #line,
+                                                       mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return Resolver.registerKey(declared, declared.overriding(mainActorWithResolver: factory), in: container,
+                                    RegistrationSite(fileID, line))
+    }
+
+    /// Registers another, async, factory for a key in this container.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       fileID: StaticString = #fileID, line: UInt = #line,
+                                                       factory: @escaping (repeat each Argument) async -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return Resolver.registerKey(declared, declared.overriding(asyncPlain: factory), in: container,
+                                    RegistrationSite(fileID, line))
+    }
+
+    /// Registers another, async, factory for a key in this container, given
+    /// the resolving container.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - line: the call's line (`#line`); leave it out.
+    ///   - factory: makes the service from the container and the key's arguments.
+    /// - Returns: options for the new registration (scope, contexts, …).
+    @inlinable
+    @discardableResult
+    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                       fileID: StaticString = #fileID, line: UInt = #line,
+                                                       factory: @escaping (Resolver, repeat each Argument) async -> Service)
+        -> ResolverOptions<Service> {
+        let declared = ResolverKeys()[keyPath: key]
+        return Resolver.registerKey(declared, declared.overriding(asyncWithResolver: factory), in: container,
+                                    RegistrationSite(fileID, line))
+    }
+}
+
+extension ResolverScope {
+    /// Drops the instances this scope keeps for a key (every argument list
+    /// of a key with arguments): `ResolverScope.application.reset(\.store)`.
+    /// As ``reset(_:name:)`` does for a service and name.
+    ///
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    public func reset<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
+        resetEntry(Service.self, name: KeyName.registrationName(ResolverKeys()[keyPath: key].site))
+    }
+}
