@@ -39,7 +39,7 @@ extension LazyInjected {
     ///   - container: the container to resolve from; nil means `Resolver.root`.
     public init(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>, container: Resolver? = nil) {
         box = LazyBox(name: nil, container: container, key: key)
-        KeyDefaults.mention(ResolverKeys()[keyPath: key])
+        Resolver.mentionKey(key)
     }
 }
 
@@ -53,6 +53,6 @@ extension WeakLazyInjected {
     ///   - container: the container to resolve from; nil means `Resolver.root`.
     public init(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>, container: Resolver? = nil) {
         box = LazyBox(name: nil, container: container, key: key)
-        KeyDefaults.mention(ResolverKeys()[keyPath: key])
+        Resolver.mentionKey(key)
     }
 }

@@ -16,8 +16,10 @@
 // A key is a registration of its service type under a name of its own, made
 // from its property's name where the key is declared (`#function`, with the
 // file and line for messages): `Engine/Keys` (DESIGN.md, "Compile-time-checked
-// keys"). The getter runs at each resolve and only builds this value; the
-// registration is made once, at the key's first use.
+// keys"). The getter runs at each resolve, and the value it returns is only
+// that place: the factory and the options written in the getter are handed
+// to the engine when the key's registration is made, at its first use, by
+// running the getter once more (`KeyDeclaring`).
 
 /// The namespace of compile-time-checked keys: declare each key as a
 /// computed property in an extension, and resolve it by key path.
@@ -33,6 +35,7 @@
 public struct ResolverKeys: Sendable {
     /// The value key paths are applied to; keys are declared, not stored.
     @inlinable
+    @inline(__always)
     init() {}
 }
 
@@ -55,7 +58,7 @@ public struct ResolverKeys: Sendable {
 /// (after the resolving container, if it takes it), or the declaration does
 /// not compile; a resolve must pass arguments of those types, or it does not
 /// compile. Options are a registration's: ``scope(_:)``, the contexts
-/// (``onTest(_:)-(()->Service)``, …) and ``allowedInStrictTests()``.
+/// (`onTest`, `onPreview`, `onArg`, `onDebug`) and ``allowedInStrictTests()``.
 ///
 /// A key's identity is its service type and the name of the property that
 /// makes it (`#function`, taken by the initializer's default argument), so
@@ -64,57 +67,19 @@ public struct ResolverKeys: Sendable {
 /// property name declare the same key: its first use stops with a message
 /// naming both places.
 ///
-/// The property's getter runs at every resolve. It only builds this value
-/// (no instance is made, nothing is registered), which costs nothing once
-/// the compiler sees the getter and the key path together; the key's
-/// registration is made at its first use. See <doc:CompileTimeCheckedKeys>.
+/// The property's getter runs at every resolve, and the key it returns is
+/// only where it is declared: the factory and the options are read from the
+/// getter when the key's registration is made, at its first use, by running
+/// it once more. So a getter must make its key the same way every time, and
+/// do nothing else. See <doc:CompileTimeCheckedKeys>.
 public struct ResolverKey<Service, each Argument> {
-    /// Where the key is declared, and its name.
+    /// Where the key is declared, and its name: all a key holds.
     @usableFromInline let site: KeySite
-    /// The default factory, in the one shape it was declared with (all nil:
-    /// a promised key).
-    @usableFromInline let plain: ((repeat each Argument) -> Service)?
-    @usableFromInline let withResolver: ((Resolver, repeat each Argument) -> Service)?
-    @usableFromInline let mainActorPlain: (@MainActor (repeat each Argument) -> Service)?
-    @usableFromInline let mainActorWithResolver: (@MainActor (Resolver, repeat each Argument) -> Service)?
-    @usableFromInline let asyncPlain: ((repeat each Argument) async -> Service)?
-    @usableFromInline let asyncWithResolver: ((Resolver, repeat each Argument) async -> Service)?
-    /// The scope, read when the key's registration is made (nil:
-    /// `Resolver.defaultScope` then).
-    @usableFromInline let scope: (() -> ResolverScope)?
-    /// The contexts, in the order written.
-    @usableFromInline let contexts: [KeyContext<Service, repeat each Argument>]
-    @usableFromInline let isAllowedInStrictTests: Bool
 
     @inlinable
-    init(site: KeySite, plain: ((repeat each Argument) -> Service)?,
-         withResolver: ((Resolver, repeat each Argument) -> Service)?,
-         mainActorPlain: (@MainActor (repeat each Argument) -> Service)?,
-         mainActorWithResolver: (@MainActor (Resolver, repeat each Argument) -> Service)?,
-         asyncPlain: ((repeat each Argument) async -> Service)?,
-         asyncWithResolver: ((Resolver, repeat each Argument) async -> Service)?,
-         scope: (() -> ResolverScope)?, contexts: [KeyContext<Service, repeat each Argument>],
-         isAllowedInStrictTests: Bool) {
+    @inline(__always)
+    init(site: KeySite) {
         self.site = site
-        self.plain = plain
-        self.withResolver = withResolver
-        self.mainActorPlain = mainActorPlain
-        self.mainActorWithResolver = mainActorWithResolver
-        self.asyncPlain = asyncPlain
-        self.asyncWithResolver = asyncWithResolver
-        self.scope = scope
-        self.contexts = contexts
-        self.isAllowedInStrictTests = isAllowedInStrictTests
-    }
-
-    /// This key with other options.
-    @inlinable
-    func with(scope: (() -> ResolverScope)?, contexts: [KeyContext<Service, repeat each Argument>],
-              isAllowedInStrictTests: Bool) -> ResolverKey {
-        ResolverKey(site: site, plain: plain, withResolver: withResolver, mainActorPlain: mainActorPlain,
-                    mainActorWithResolver: mainActorWithResolver, asyncPlain: asyncPlain,
-                    asyncWithResolver: asyncWithResolver, scope: scope, contexts: contexts,
-                    isAllowedInStrictTests: isAllowedInStrictTests)
     }
 
     // MARK: Declaring
@@ -128,11 +93,13 @@ public struct ResolverKey<Service, each Argument> {
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the arguments.
     @inlinable
+    @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
                 _ factory: @escaping (repeat each Argument) -> Service) {
-        self.init(site: KeySite(fileID, line, name), plain: factory, withResolver: nil, mainActorPlain: nil,
-                  mainActorWithResolver: nil, asyncPlain: nil, asyncWithResolver: nil, scope: nil, contexts: [],
-                  isAllowedInStrictTests: false)
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, plain: factory)
+        }
     }
 
     /// A key whose factory takes the resolving container, then the
@@ -144,11 +111,13 @@ public struct ResolverKey<Service, each Argument> {
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the container `resolve` was called on and the arguments.
     @inlinable
+    @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
                 _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
-        self.init(site: KeySite(fileID, line, name), plain: nil, withResolver: factory, mainActorPlain: nil,
-                  mainActorWithResolver: nil, asyncPlain: nil, asyncWithResolver: nil, scope: nil, contexts: [],
-                  isAllowedInStrictTests: false)
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, withResolver: factory)
+        }
     }
 
     /// A key whose factory runs on the main actor:
@@ -164,11 +133,13 @@ public struct ResolverKey<Service, each Argument> {
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the arguments, on the main actor.
     @inlinable
+    @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
                 mainActor factory: @escaping @MainActor (repeat each Argument) -> Service) {
-        self.init(site: KeySite(fileID, line, name), plain: nil, withResolver: nil, mainActorPlain: factory,
-                  mainActorWithResolver: nil, asyncPlain: nil, asyncWithResolver: nil, scope: nil, contexts: [],
-                  isAllowedInStrictTests: false)
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, mainActorPlain: factory)
+        }
     }
 
     /// A key whose factory runs on the main actor and takes the resolving
@@ -180,11 +151,13 @@ public struct ResolverKey<Service, each Argument> {
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the container and the arguments, on the main actor.
     @inlinable
+    @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
                 mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
-        self.init(site: KeySite(fileID, line, name), plain: nil, withResolver: nil, mainActorPlain: nil,
-                  mainActorWithResolver: factory, asyncPlain: nil, asyncWithResolver: nil, scope: nil,
-                  contexts: [], isAllowedInStrictTests: false)
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, mainActorWithResolver: factory)
+        }
     }
 
     /// A key whose factory is async: `ResolverKey { await Database.open() }`,
@@ -200,11 +173,13 @@ public struct ResolverKey<Service, each Argument> {
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the arguments.
     @inlinable
+    @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
                 _ factory: @escaping (repeat each Argument) async -> Service) {
-        self.init(site: KeySite(fileID, line, name), plain: nil, withResolver: nil, mainActorPlain: nil,
-                  mainActorWithResolver: nil, asyncPlain: factory, asyncWithResolver: nil, scope: nil, contexts: [],
-                  isAllowedInStrictTests: false)
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, asyncPlain: factory)
+        }
     }
 
     /// A key whose factory is async and takes the resolving container:
@@ -216,11 +191,13 @@ public struct ResolverKey<Service, each Argument> {
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the container and the arguments.
     @inlinable
+    @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
                 _ factory: @escaping (Resolver, repeat each Argument) async -> Service) {
-        self.init(site: KeySite(fileID, line, name), plain: nil, withResolver: nil, mainActorPlain: nil,
-                  mainActorWithResolver: nil, asyncPlain: nil, asyncWithResolver: factory, scope: nil, contexts: [],
-                  isAllowedInStrictTests: false)
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, asyncWithResolver: factory)
+        }
     }
 
     /// A key that another module registers: `var analytics: ResolverKey<any Analytics> { .promised() }`.
@@ -236,23 +213,14 @@ public struct ResolverKey<Service, each Argument> {
     ///   - line: the declaration's line (`#line`); leave it out.
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     @inlinable
+    @inline(__always)
     public static func promised(fileID: StaticString = #fileID, line: UInt = #line,
                                 name: StaticString = #function) -> ResolverKey {
-        ResolverKey(site: KeySite(fileID, line, name), plain: nil, withResolver: nil, mainActorPlain: nil,
-                    mainActorWithResolver: nil, asyncPlain: nil, asyncWithResolver: nil, scope: nil, contexts: [],
-                    isAllowedInStrictTests: false)
-    }
-
-    /// Whether the key was declared with ``promised(fileID:line:name:)``.
-    @inlinable
-    var isPromised: Bool {
-        // Matched, not compared with `nil`: `==` would pass each function,
-        // of a variadic type, to generic code.
-        guard case .none = plain, case .none = withResolver, case .none = mainActorPlain,
-              case .none = mainActorWithResolver, case .none = asyncPlain, case .none = asyncWithResolver else {
-            return false
+        let key = ResolverKey(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offerPromise(key.site)
         }
-        return true
+        return key
     }
 
     // MARK: Options
@@ -265,53 +233,62 @@ public struct ResolverKey<Service, each Argument> {
     /// - Parameter scope: the scope; evaluated once, when the key's
     ///   registration is made (and for each override, which keeps it).
     @inlinable
+    @inline(__always)
     public func scope(_ scope: @autoclosure @escaping () -> ResolverScope) -> ResolverKey {
-        with(scope: scope, contexts: contexts, isAllowedInStrictTests: isAllowedInStrictTests)
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, scope: scope)
+        }
+        return self
     }
 
-    /// Under a test runner, resolves with `factory` instead (see
-    /// ``ResolverOptions/onTest(_:)-(()->Service?)``); strict tests do not report the key.
+    /// Under a test runner, resolves with `factory` instead (as a
+    /// registration's `onTest` does); strict tests do not report the key.
     ///
     /// - Parameter factory: makes the service from the arguments.
     @inlinable
+    @inline(__always)
     public func onTest(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.test, plain: factory, withResolver: nil))
+        adding { KeyContext(.test, .plain(factory)) }
     }
 
     /// Under a test runner, resolves with `factory`, given the container.
     ///
     /// - Parameter factory: makes the service from the container and the arguments.
     @inlinable
+    @inline(__always)
     public func onTest(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.test, plain: nil, withResolver: factory))
+        adding { KeyContext(.test, .withResolver(factory)) }
     }
 
-    /// For Xcode's previews, resolves with `factory` instead (see
-    /// ``ResolverOptions/onPreview(_:)-(()->Service?)``).
+    /// For Xcode's previews, resolves with `factory` instead (as a
+    /// registration's `onPreview` does).
     ///
     /// - Parameter factory: makes the service from the arguments.
     @inlinable
+    @inline(__always)
     public func onPreview(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.preview, plain: factory, withResolver: nil))
+        adding { KeyContext(.preview, .plain(factory)) }
     }
 
     /// For Xcode's previews, resolves with `factory`, given the container.
     ///
     /// - Parameter factory: makes the service from the container and the arguments.
     @inlinable
+    @inline(__always)
     public func onPreview(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.preview, plain: nil, withResolver: factory))
+        adding { KeyContext(.preview, .withResolver(factory)) }
     }
 
     /// When the app was launched with `argument`, resolves with `factory`
-    /// instead (see ``ResolverOptions/onArg(_:_:)-(_,()->Service?)``).
+    /// instead (as a registration's `onArg` does).
     ///
     /// - Parameters:
     ///   - argument: the launch argument, such as `"-mock-api"`.
     ///   - factory: makes the service from the arguments.
     @inlinable
+    @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.argument(argument), plain: factory, withResolver: nil))
+        adding { KeyContext(.argument(argument), .plain(factory)) }
     }
 
     /// When the app was launched with `argument`, resolves with `factory`,
@@ -321,17 +298,19 @@ public struct ResolverKey<Service, each Argument> {
     ///   - argument: the launch argument, such as `"-mock-api"`.
     ///   - factory: makes the service from the container and the arguments.
     @inlinable
+    @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.argument(argument), plain: nil, withResolver: factory))
+        adding { KeyContext(.argument(argument), .withResolver(factory)) }
     }
 
-    /// In a debug build of the app, resolves with `factory` instead (see
-    /// ``ResolverOptions/onDebug(_:)-(()->Service?)``).
+    /// In a debug build of the app, resolves with `factory` instead (as a
+    /// registration's `onDebug` does).
     ///
     /// - Parameter factory: makes the service from the arguments.
     @inlinable
+    @inline(__always)
     public func onDebug(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.debug, plain: factory, withResolver: nil))
+        adding { KeyContext(.debug, .plain(factory)) }
     }
 
     /// In a debug build of the app, resolves with `factory`, given the
@@ -339,37 +318,30 @@ public struct ResolverKey<Service, each Argument> {
     ///
     /// - Parameter factory: makes the service from the container and the arguments.
     @inlinable
+    @inline(__always)
     public func onDebug(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding(KeyContext(.debug, plain: nil, withResolver: factory))
+        adding { KeyContext(.debug, .withResolver(factory)) }
     }
 
     /// Lets strict tests use the key's default factory though the test did
-    /// not register the key (see ``ResolverOptions/allowedInStrictTests()``).
+    /// not register the key (as a registration's `allowedInStrictTests()`
+    /// does).
     @inlinable
+    @inline(__always)
     public func allowedInStrictTests() -> ResolverKey {
-        with(scope: scope, contexts: contexts, isAllowedInStrictTests: true)
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offerAllowedInStrictTests(site)
+        }
+        return self
     }
 
-    /// This key with `context` added after the others.
+    /// Hands a context to the declaration this thread is taking, if any.
     @inlinable
-    func adding(_ context: KeyContext<Service, repeat each Argument>) -> ResolverKey {
-        with(scope: scope, contexts: contexts + [context], isAllowedInStrictTests: isAllowedInStrictTests)
-    }
-}
-
-/// One context of a key (`onTest`, `onArg`, …): where it applies, and its
-/// factory in the shape it was written with.
-@usableFromInline
-struct KeyContext<Service, each Argument> {
-    @usableFromInline let context: RegistrationContext
-    @usableFromInline let plain: ((repeat each Argument) -> Service)?
-    @usableFromInline let withResolver: ((Resolver, repeat each Argument) -> Service)?
-
-    @inlinable
-    init(_ context: RegistrationContext, plain: ((repeat each Argument) -> Service)?,
-         withResolver: ((Resolver, repeat each Argument) -> Service)?) {
-        self.context = context
-        self.plain = plain
-        self.withResolver = withResolver
+    @inline(__always)
+    func adding(_ context: () -> KeyContext) -> ResolverKey {
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, context: context)
+        }
+        return self
     }
 }

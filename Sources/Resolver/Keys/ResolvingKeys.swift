@@ -24,11 +24,17 @@ extension Resolver {
     @inline(__always)
     public static func resolve<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                        arguments: repeat each Argument) -> Service {
-        let declared = ResolverKeys()[keyPath: key]
-        if let service = resolveKeyService(declared, in: nil, arguments: repeat each arguments) {
-            return service
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch resolveKeyService(site, Service.self, in: nil, arguments: repeat each arguments) {
+            case .resolved(let service?):
+                return service
+            case .resolved(nil):
+                keyNotResolved(site, Service.self, in: nil)
+            case .undeclared:
+                declareKey(key, site)
+            }
         }
-        keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: nil)
     }
 
     /// Resolves the service of a key from this container (and its
@@ -41,11 +47,17 @@ extension Resolver {
     @inline(__always)
     public final func resolve<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       arguments: repeat each Argument) -> Service {
-        let declared = ResolverKeys()[keyPath: key]
-        if let service = Resolver.resolveKeyService(declared, in: self, arguments: repeat each arguments) {
-            return service
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: repeat each arguments) {
+            case .resolved(let service?):
+                return service
+            case .resolved(nil):
+                Resolver.keyNotResolved(site, Service.self, in: self)
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
         }
-        Resolver.keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: self)
     }
 
     /// Resolves the service of a key from `root`, or nil where `resolve`
@@ -59,7 +71,15 @@ extension Resolver {
     @inline(__always)
     public static func optional<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         arguments: repeat each Argument) -> Service? {
-        resolveKeyService(ResolverKeys()[keyPath: key], in: nil, arguments: repeat each arguments)
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch resolveKeyService(site, Service.self, in: nil, arguments: repeat each arguments) {
+            case .resolved(let service):
+                return service
+            case .undeclared:
+                declareKey(key, site)
+            }
+        }
     }
 
     /// Resolves the service of a key from this container (and its
@@ -73,7 +93,15 @@ extension Resolver {
     @inline(__always)
     public final func optional<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                        arguments: repeat each Argument) -> Service? {
-        Resolver.resolveKeyService(ResolverKeys()[keyPath: key], in: self, arguments: repeat each arguments)
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: repeat each arguments) {
+            case .resolved(let service):
+                return service
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
+        }
     }
 
     /// Resolves the service of a key from `root` in async code, whatever
@@ -89,11 +117,17 @@ extension Resolver {
     nonisolated(nonsending)
     public static func resolveAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                             arguments: repeat each Argument) async -> Service {
-        let declared = ResolverKeys()[keyPath: key]
-        if let service = await resolveKeyServiceAsync(declared, in: nil, arguments: repeat each arguments) {
-            return service
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch await resolveKeyServiceAsync(site, Service.self, in: nil, arguments: repeat each arguments) {
+            case .resolved(let service?):
+                return service
+            case .resolved(nil):
+                keyNotResolved(site, Service.self, in: nil)
+            case .undeclared:
+                declareKey(key, site)
+            }
         }
-        keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: nil)
     }
 
     /// Resolves the service of a key from this container in async code
@@ -107,11 +141,17 @@ extension Resolver {
     nonisolated(nonsending)
     public final func resolveAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                            arguments: repeat each Argument) async -> Service {
-        let declared = ResolverKeys()[keyPath: key]
-        if let service = await Resolver.resolveKeyServiceAsync(declared, in: self, arguments: repeat each arguments) {
-            return service
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch await Resolver.resolveKeyServiceAsync(site, Service.self, in: self, arguments: repeat each arguments) {
+            case .resolved(let service?):
+                return service
+            case .resolved(nil):
+                Resolver.keyNotResolved(site, Service.self, in: self)
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
         }
-        Resolver.keyNotResolved(declared.site, Service.self, promised: declared.isPromised, in: self)
     }
 
     /// Resolves the service of a key from `root` in async code, or nil
@@ -125,7 +165,15 @@ extension Resolver {
     nonisolated(nonsending)
     public static func optionalAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                              arguments: repeat each Argument) async -> Service? {
-        await resolveKeyServiceAsync(ResolverKeys()[keyPath: key], in: nil, arguments: repeat each arguments)
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch await resolveKeyServiceAsync(site, Service.self, in: nil, arguments: repeat each arguments) {
+            case .resolved(let service):
+                return service
+            case .undeclared:
+                declareKey(key, site)
+            }
+        }
     }
 
     /// Resolves the service of a key from this container in async code, or
@@ -139,7 +187,15 @@ extension Resolver {
     nonisolated(nonsending)
     public final func optionalAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                             arguments: repeat each Argument) async -> Service? {
-        await Resolver.resolveKeyServiceAsync(ResolverKeys()[keyPath: key], in: self, arguments: repeat each arguments)
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch await Resolver.resolveKeyServiceAsync(site, Service.self, in: self, arguments: repeat each arguments) {
+            case .resolved(let service):
+                return service
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
+        }
     }
 
     // MARK: - Overriding
@@ -165,8 +221,8 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         factory: @escaping (repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return registerKey(declared, declared.overriding(plain: factory), in: nil, RegistrationSite(fileID, line))
+        registerKey(declaredKey(key), .plain(factory), Service.self, repeat (each Argument).self, in: nil,
+                    RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key, given the resolving container,
@@ -184,8 +240,8 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return registerKey(declared, declared.overriding(withResolver: factory), in: nil, RegistrationSite(fileID, line))
+        registerKey(declaredKey(key), .withResolver(factory), Service.self, repeat (each Argument).self, in: nil,
+                    RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key, isolated to the main actor, in
@@ -203,8 +259,8 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         mainActor factory: @escaping @MainActor (repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return registerKey(declared, declared.overriding(mainActorPlain: factory), in: nil, RegistrationSite(fileID, line))
+        registerKey(declaredKey(key), .mainActorPlain(factory), Service.self, repeat (each Argument).self, in: nil,
+                    RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key, isolated to the main actor and
@@ -222,9 +278,8 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return registerKey(declared, declared.overriding(mainActorWithResolver: factory), in: nil,
-                           RegistrationSite(fileID, line))
+        registerKey(declaredKey(key), .mainActorWithResolver(factory), Service.self, repeat (each Argument).self, in: nil,
+                    RegistrationSite(fileID, line))
     }
 
     /// Registers another, async, factory for a key, in `main`:
@@ -242,8 +297,8 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         factory: @escaping (repeat each Argument) async -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return registerKey(declared, declared.overriding(asyncPlain: factory), in: nil, RegistrationSite(fileID, line))
+        registerKey(declaredKey(key), .asyncPlain(factory), Service.self, repeat (each Argument).self, in: nil,
+                    RegistrationSite(fileID, line))
     }
 
     /// Registers another, async, factory for a key, given the resolving
@@ -261,9 +316,8 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         factory: @escaping (Resolver, repeat each Argument) async -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return registerKey(declared, declared.overriding(asyncWithResolver: factory), in: nil,
-                           RegistrationSite(fileID, line))
+        registerKey(declaredKey(key), .asyncWithResolver(factory), Service.self, repeat (each Argument).self, in: nil,
+                    RegistrationSite(fileID, line))
     }
 }
 
@@ -284,9 +338,8 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        factory: @escaping (repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return Resolver.registerKey(declared, declared.overriding(plain: factory), in: container,
-                                    RegistrationSite(fileID, line))
+        Resolver.registerKey(Resolver.declaredKey(key), .plain(factory), Service.self, repeat (each Argument).self,
+                             in: container, RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key in this container, given the
@@ -304,9 +357,8 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return Resolver.registerKey(declared, declared.overriding(withResolver: factory), in: container,
-                                    RegistrationSite(fileID, line))
+        Resolver.registerKey(Resolver.declaredKey(key), .withResolver(factory), Service.self, repeat (each Argument).self,
+                             in: container, RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key in this container, isolated to
@@ -324,9 +376,8 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        mainActor factory: @escaping @MainActor (repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return Resolver.registerKey(declared, declared.overriding(mainActorPlain: factory), in: container,
-                                    RegistrationSite(fileID, line))
+        Resolver.registerKey(Resolver.declaredKey(key), .mainActorPlain(factory), Service.self, repeat (each Argument).self,
+                             in: container, RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key in this container, isolated to
@@ -344,9 +395,8 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return Resolver.registerKey(declared, declared.overriding(mainActorWithResolver: factory), in: container,
-                                    RegistrationSite(fileID, line))
+        Resolver.registerKey(Resolver.declaredKey(key), .mainActorWithResolver(factory), Service.self, repeat (each Argument).self,
+                             in: container, RegistrationSite(fileID, line))
     }
 
     /// Registers another, async, factory for a key in this container.
@@ -363,9 +413,8 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        factory: @escaping (repeat each Argument) async -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return Resolver.registerKey(declared, declared.overriding(asyncPlain: factory), in: container,
-                                    RegistrationSite(fileID, line))
+        Resolver.registerKey(Resolver.declaredKey(key), .asyncPlain(factory), Service.self, repeat (each Argument).self,
+                             in: container, RegistrationSite(fileID, line))
     }
 
     /// Registers another, async, factory for a key in this container, given
@@ -383,9 +432,8 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        factory: @escaping (Resolver, repeat each Argument) async -> Service)
         -> ResolverOptions<Service> {
-        let declared = ResolverKeys()[keyPath: key]
-        return Resolver.registerKey(declared, declared.overriding(asyncWithResolver: factory), in: container,
-                                    RegistrationSite(fileID, line))
+        Resolver.registerKey(Resolver.declaredKey(key), .asyncWithResolver(factory), Service.self, repeat (each Argument).self,
+                             in: container, RegistrationSite(fileID, line))
     }
 }
 

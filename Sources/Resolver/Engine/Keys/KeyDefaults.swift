@@ -20,27 +20,25 @@ final class KeyDefaults: @unchecked Sendable {
     @usableFromInline let container: Resolver
     /// The keys in the order first used, for `verify()`. Guarded by the
     /// registry mutex.
-    private var records: [KeyRecordDescribing] = []
+    var records: [any KeyRecordDescribing] = []
 
     private init() {
         container = Resolver(mutex: registry.mutex)
     }
 
-    /// The registration of the key `key`'s declaration: found in the table,
-    /// else made by `make` (outside the mutex) and stored, unless another
-    /// thread stored one first. Stops when the one found was declared
-    /// elsewhere (two keys of one type and name). Call inside a read
-    /// section; the registration lives as long as the process.
+    /// The registration of a key of `Service` declared at `site`, if the
+    /// key has been used (read section). Stops when the one found was
+    /// declared elsewhere (two keys of one type and name). The registration
+    /// lives as long as the process.
     @usableFromInline
     @inline(never)
-    static func registration<Service>(for key: RegistryKey, _ site: KeySite, promised: Bool,
-                                      _ make: () -> ResolverRegistration<Service>,
-                                      _ section: borrowing ReadSection) -> UnownedReference<AnyObject> {
-        if let found = shared.container.storage.find(key, section) {
-            checkDeclaration(found.unsafeCast(to: ResolverRegistration<Service>.self), site)
-            return found
+    static func find<Service>(_ key: RegistryKey, _ site: KeySite, of type: Service.Type,
+                              _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+        guard let found = shared.container.storage.find(key, section) else {
+            return nil
         }
-        return shared.install(make(), key, site, promised: promised)
+        checkDeclaration(found.unsafeCast(to: ResolverRegistration<Service>.self), site)
+        return found
     }
 
     /// The registration the table holds for `key`, if any (read section).
@@ -48,17 +46,52 @@ final class KeyDefaults: @unchecked Sendable {
         shared.container.storage.find(key, section)
     }
 
-    /// Stores `made` under `key` unless a registration is there already;
-    /// returns the one stored.
-    private func install<Service>(_ made: ResolverRegistration<Service>, _ key: RegistryKey, _ site: KeySite,
-                                  promised: Bool) -> UnownedReference<AnyObject> {
+    /// Makes the registration `declaration` declares (the key's factory and
+    /// options, taken from its getter), unless the key has one: at its
+    /// first use (a resolve, a property wrapper, an override). Specialized
+    /// where the key is used, so that its factory runs no generic code.
+    @inlinable
+    @inline(never)
+    static func install<Service, each Argument>(_ declaration: KeyDeclaration, _ service: Service.Type,
+                                               _ arguments: repeat (each Argument).Type) {
+        let site = declaration.site
+        let found = KeyName.withBytes(site.name) { bytes in
+            RegistryKey.withKey(Service.self, bytes) { registryKey in
+                ReadSection.run { section in
+                    find(registryKey, site, of: Service.self, section) != nil
+                }
+            }
+        }
+        if !found {
+            checkReceived(declaration, Service.self)
+            install(KeyRegistration.makeDefault(declaration, Service.self, repeat (each Argument).self), site,
+                    promised: declaration.isPromised)
+        }
+    }
+
+    /// Stops unless the key's getter, run again, made its key where it made
+    /// it the first time (a getter must make its key the same way each time).
+    @usableFromInline
+    static func checkReceived<Service>(_ declaration: KeyDeclaration, _ service: Service.Type) {
+        guard !declaration.received else { return }
+        resolverFailure("RESOLVER: the getter of the key \(declaration.site.keyPath) of '\(Service.self)' (declared at \(declaration.site.place)) did not make its key there when run again. A key's getter must make its ResolverKey the same way every time, and do nothing else.")
+    }
+
+    /// Stores `made`, the registration of the key declared at `site`, unless
+    /// one is there already (another thread made it first).
+    @usableFromInline
+    static func install<Service>(_ made: ResolverRegistration<Service>, _ site: KeySite, promised: Bool) {
+        let shared = self.shared
         let (stored, rc) = registry.write { () -> (ResolverRegistration<Service>, Int32) in
-            if let existing = container.storage.table.findLocked(key) {
+            let existing = withRegistryKey(Service.self, made.name) { key in
+                shared.container.storage.table.findLocked(key)
+            }
+            if let existing {
                 return (existing.unsafeCast(to: ResolverRegistration<Service>.self).object, 0)
             }
-            let rc = container.putLocked(made)
+            let rc = shared.container.putLocked(made)
             if rc == 0 {
-                records.append(KeyRecord(made, site: site, promised: promised))
+                shared.records.append(KeyRecord(made, site: site, promised: promised))
             }
             return (made, rc)
         }
@@ -66,33 +99,24 @@ final class KeyDefaults: @unchecked Sendable {
             resolverFailure("RESOLVER: could not register the key \(site.keyPath) of '\(Service.self)': out of memory (error \(rc)).")
         }
         if stored !== made {
-            KeyDefaults.checkDeclaration(UnownedReference(stored), site)
+            checkDeclaration(UnownedReference(stored), site)
         }
-        return UnownedReference(stored)
+    }
+
+    /// Whether `registration` is a promised key's own registration. The
+    /// mutex must be held.
+    static func isPromiseLocked(_ registration: AnyObject) -> Bool {
+        registry.assertLocked()
+        return shared.records.contains { $0.isPromise && $0.describedRegistration === registration }
     }
 
     /// Stops when `found`, the registration of a key of this type and name,
     /// was made by another declaration than `site`.
-    private static func checkDeclaration<Service>(_ found: UnownedReference<ResolverRegistration<Service>>,
+    static func checkDeclaration<Service>(_ found: UnownedReference<ResolverRegistration<Service>>,
                                                   _ site: KeySite) {
         let declared = found.read { $0.site }
         guard !site.isSameDeclaration(as: declared) else { return }
         resolverFailure("RESOLVER: two keys \(site.keyPath) of '\(Service.self)' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(site.place). A key is its service type and the name of the property that declares it: rename one of them.")
-    }
-
-    /// Makes the key's registration if it has none yet: a property wrapper
-    /// or an override mentions the key (a promise `verify()` can then list).
-    @usableFromInline
-    static func mention<Service, each Argument>(_ key: ResolverKey<Service, repeat each Argument>) {
-        KeyName.withBytes(key.site.name) { bytes in
-            RegistryKey.withKey(Service.self, bytes) { registryKey in
-                ReadSection.run { section in
-                    _ = registration(for: registryKey, key.site, promised: key.isPromised, {
-                        KeyRegistration.makeDefault(key)
-                    }, section)
-                }
-            }
-        }
     }
 
     /// The keys' registrations a lookup from `container` does not find
@@ -102,14 +126,19 @@ final class KeyDefaults: @unchecked Sendable {
     static func unshadowedLocked(besides reachable: [RegistrationDescribing]) -> [RegistrationDescribing] {
         registry.assertLocked()
         let found = Set(reachable.map(\.graphNode))
-        return shared.records.filter { !found.contains($0.graphNode) }
+        return shared.records.filter { !found.contains($0.graphNode) }.map { $0 as RegistrationDescribing }
     }
 }
 
 /// What `verify()` needs of a key's own registration: a registration
 /// resolved as its key (its table is not in any container's lookup), and a
 /// promise nobody kept reported as missing.
-protocol KeyRecordDescribing: RegistrationDescribing {}
+protocol KeyRecordDescribing: RegistrationDescribing {
+    /// Whether the key is promised.
+    var isPromise: Bool { get }
+    /// The registration recorded.
+    var describedRegistration: AnyObject { get }
+}
 
 /// The record of one key's registration.
 final class KeyRecord<Service>: KeyRecordDescribing {
@@ -123,6 +152,7 @@ final class KeyRecord<Service>: KeyRecordDescribing {
         isPromise = promised
     }
 
+    var describedRegistration: AnyObject { registration }
     var keyDescription: String { registration.keyDescription }
     var site: RegistrationSite? { registration.site }
     var isExemptInStrictTestsLocked: Bool { registration.isExemptInStrictTestsLocked }
@@ -141,16 +171,17 @@ final class KeyRecord<Service>: KeyRecordDescribing {
         let declaration = self.declaration
         let registration = self.registration
         guard registration.isolation == .async else {
-            return withExtendedLifetime(name) {
-                Resolver.resolveKey(name.key, in: container, .none, SynchronousPath<Service>.self, declaration,
-                                    promised: false, { registration }) != nil
+            let lookup = withExtendedLifetime(name) {
+                Resolver.resolveKey(name.key, in: container, .none, SynchronousPath<Service>.self, declaration)
             }
+            guard case .resolved(let service) = lookup else { return false }
+            return service != nil
         }
         return verifyingAsync(from: container) {
-            let step = withExtendedLifetime(name) {
-                Resolver.resolveKey(name.key, in: container, .none, AsyncStartPath<Service>.self, declaration,
-                                    promised: false, { registration })
+            let lookup = withExtendedLifetime(name) {
+                Resolver.resolveKey(name.key, in: container, .none, AsyncStartPath<Service>.self, declaration)
             }
+            guard case .resolved(let step) = lookup else { return false }
             switch step {
             case .done(let service):
                 return service != nil

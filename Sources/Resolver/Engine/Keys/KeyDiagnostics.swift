@@ -20,22 +20,24 @@ enum KeyMessages {
 }
 
 extension Resolver {
-    /// Stops the program: the key declared at `site` could not be resolved
-    /// from `container` (nil: `root`).
+    /// Stops the program: the key declared at `site` resolved to nil from
+    /// `container` (nil: `root`): a promise nobody kept, or a registration
+    /// whose installed factory returned nil.
     @usableFromInline
     @inline(never)
-    static func keyNotResolved<Service>(_ site: KeySite, _ type: Service.Type, promised: Bool,
-                                        in container: Resolver?) -> Never {
-        let kept = KeyName.withBytes(site.name) { bytes in
+    static func keyNotResolved<Service>(_ site: KeySite, _ type: Service.Type, in container: Resolver?) -> Never {
+        let promised = KeyName.withBytes(site.name) { bytes in
             RegistryKey.withKey(Service.self, bytes) { key in
-                ReadSection.run { section in
-                    (container ?? Resolver.root).storage.find(key, section) != nil
+                let own = ReadSection.run { section -> AnyObject? in
+                    guard (container ?? Resolver.root).storage.find(key, section) == nil else { return nil }
+                    return KeyDefaults.find(key, section)?.object
                 }
+                return own.map { registration in registry.withLock { KeyDefaults.isPromiseLocked(registration) } } ?? false
             }
         }
         let chain = ResolutionContext.current.chainDescription
         let needed = chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
-        if promised && !kept {
+        if promised {
             resolverFailure(KeyMessages.promiseNotKept(Service.self, site) + needed + chainPlaces, kind: .missing)
         }
         resolverFailure(KeyMessages.returnedNil(Service.self, site) + needed + chainPlaces, kind: .returnedNil)

@@ -18,28 +18,50 @@ enum KeyRegistration {
     /// promised key's finds nothing), scope, contexts and strict-test mark,
     /// placed where the key is declared.
     @inlinable
-    static func makeDefault<Service, each Argument>(_ key: ResolverKey<Service, repeat each Argument>)
+    static func makeDefault<Service, each Argument>(_ declaration: KeyDeclaration, _ service: Service.Type,
+                                                   _ arguments: repeat (each Argument).Type)
         -> ResolverRegistration<Service> {
         let registration = ResolverRegistration<Service>(
-            name: KeyName.registrationName(key.site), scope: key.scope?() ?? Resolver.defaultScope,
-            factory: factory(of: key), arguments: argumentList(of: key), site: key.site.place)
-        finish(registration, key)
+            name: KeyName.registrationName(declaration.site), scope: scope(of: declaration),
+            factory: factory(declaration.factory, Service.self, repeat (each Argument).self),
+            arguments: argumentList(repeat (each Argument).self), site: declaration.site.place)
+        finish(registration, declaration, repeat (each Argument).self)
         return registration
+    }
+
+    /// The scope a key's registration gets: its declaration's, else
+    /// `Resolver.defaultScope` now.
+    @usableFromInline
+    static func scope(of declaration: KeyDeclaration) -> ResolverScope {
+        declaration.scope?() ?? Resolver.defaultScope
     }
 
     /// The argument list of a key's registrations: nil without arguments.
     @inlinable
-    static func argumentList<Service, each Argument>(of key: ResolverKey<Service, repeat each Argument>) -> ArgumentList? {
+    static func argumentList<each Argument>(_ arguments: repeat (each Argument).Type) -> ArgumentList? {
         keyArgumentCount(repeat (each Argument).self) == 0 ? nil : ArgumentList(keyArguments: repeat (each Argument).self)
     }
 
-    /// The registration's factory for the one factory `key` holds (or a
-    /// promise's, which finds nothing).
+    /// The registration's factory for `function` (nil: a promise's, which
+    /// finds nothing).
     @inlinable
-    static func factory<Service, each Argument>(of key: ResolverKey<Service, repeat each Argument>)
+    static func factory<Service, each Argument>(_ function: KeyFunction?, _ service: Service.Type,
+                                               _ arguments: repeat (each Argument).Type)
         -> ResolverRegistration<Service>.Factory {
         let typed = keyArgumentCount(repeat (each Argument).self) != 0
-        if let plain = key.plain {
+        guard let function else {
+            // A promise: registered, so that it is found, with a factory that
+            // finds nothing (`optional` returns nil, `resolve` says what is
+            // missing, `verify()` lists it).
+            if typed {
+                return .typed(ResolverRegistration<Service>.KeyTypedFactory<repeat each Argument>(
+                    call: { _, _ in nil }, boxed: { _, _ in nil }))
+            }
+            return .resolver({ _ in nil })
+        }
+        switch function.shape {
+        case .plain:
+            let plain = function.restored(as: KeyPlainFunction<Service, repeat each Argument>.self).call
             if typed {
                 return .typed(ResolverRegistration<Service>.KeyTypedFactory<repeat each Argument>(
                     call: { _, header in plain(repeat each KeyArgumentsOf<repeat each Argument>.values(header.pointee)) },
@@ -47,8 +69,8 @@ enum KeyRegistration {
             }
             let none = noArguments(repeat (each Argument).self)
             return .plain({ plain(repeat each none) })
-        }
-        if let withResolver = key.withResolver {
+        case .withResolver:
+            let withResolver = function.restored(as: KeyResolverFunction<Service, repeat each Argument>.self).call
             if typed {
                 return .typed(ResolverRegistration<Service>.KeyTypedFactory<repeat each Argument>(
                     call: { resolver, header in
@@ -60,35 +82,28 @@ enum KeyRegistration {
             }
             let none = noArguments(repeat (each Argument).self)
             return .resolver({ resolver in withResolver(resolver, repeat each none) })
-        }
-        if let mainActorPlain = key.mainActorPlain {
+        case .mainActorPlain:
+            let mainActorPlain = function.restored(as: KeyMainActorFunction<Service, repeat each Argument>.self).call
             return .mainActor({ _, args in
                 mainActorPlain(repeat each values(of: args, as: (repeat each Argument).self))
             }, takesArguments: typed)
-        }
-        if let mainActorWithResolver = key.mainActorWithResolver {
+        case .mainActorWithResolver:
+            let mainActorWithResolver = function.restored(
+                as: KeyMainActorResolverFunction<Service, repeat each Argument>.self).call
             return .mainActor({ resolver, args in
                 mainActorWithResolver(resolver, repeat each values(of: args, as: (repeat each Argument).self))
             }, takesArguments: typed)
-        }
-        if let asyncPlain = key.asyncPlain {
+        case .asyncPlain:
+            let asyncPlain = function.restored(as: KeyAsyncFunction<Service, repeat each Argument>.self).call
             return .async({ _, args in
                 await asyncPlain(repeat each values(of: args, as: (repeat each Argument).self))
             }, takesArguments: typed)
-        }
-        if let asyncWithResolver = key.asyncWithResolver {
+        case .asyncWithResolver:
+            let asyncWithResolver = function.restored(as: KeyAsyncResolverFunction<Service, repeat each Argument>.self).call
             return .async({ resolver, args in
                 await asyncWithResolver(resolver, repeat each values(of: args, as: (repeat each Argument).self))
             }, takesArguments: typed)
         }
-        // A promise: registered, so that it is found, with a factory that
-        // finds nothing (`optional` returns nil, `resolve` says what is
-        // missing, `verify()` lists it).
-        if typed {
-            return .typed(ResolverRegistration<Service>.KeyTypedFactory<repeat each Argument>(
-                call: { _, _ in nil }, boxed: { _, _ in nil }))
-        }
-        return .resolver({ _ in nil })
     }
 
     /// The values of an empty pack.
@@ -113,19 +128,27 @@ enum KeyRegistration {
     /// and checks that a caching scope can keep its instances.
     @usableFromInline
     static func finish<Service, each Argument>(_ registration: ResolverRegistration<Service>,
-                                               _ key: ResolverKey<Service, repeat each Argument>) {
-        for context in key.contexts {
-            if let plain = context.plain {
+                                               _ declaration: KeyDeclaration,
+                                               _ arguments: repeat (each Argument).Type) {
+        for context in declaration.contexts {
+            switch context.function.shape {
+            case .plain:
+                let plain = context.function.restored(as: KeyPlainFunction<Service, repeat each Argument>.self).call
                 registration.addContext(context.context) { _, args in
                     plain(repeat each values(of: args, as: (repeat each Argument).self))
                 }
-            } else if let withResolver = context.withResolver {
+            case .withResolver:
+                let withResolver = context.function.restored(
+                    as: KeyResolverFunction<Service, repeat each Argument>.self).call
                 registration.addContext(context.context) { resolver, args in
                     withResolver(resolver, repeat each values(of: args, as: (repeat each Argument).self))
                 }
+            case .mainActorPlain, .mainActorWithResolver, .asyncPlain, .asyncWithResolver:
+                // The modifiers take plain factories only.
+                preconditionFailure("RESOLVER: a key's context has a factory of shape \(context.function.shape)")
             }
         }
-        if key.isAllowedInStrictTests {
+        if declaration.isAllowedInStrictTests {
             registry.write { registration.isAllowedInStrictTests = true }
         }
         registration.checkArgumentsCanBeCachedInItsScope()
@@ -159,38 +182,22 @@ extension ResolverRegistration {
     }
 }
 
-extension ResolverKey {
-    /// The key as an override declares it: this key's name, place and
-    /// scope, with `factory`'s shape as its only factory, and no contexts.
-    @inlinable
-    func overriding(plain: ((repeat each Argument) -> Service)? = nil,
-                    withResolver: ((Resolver, repeat each Argument) -> Service)? = nil,
-                    mainActorPlain: (@MainActor (repeat each Argument) -> Service)? = nil,
-                    mainActorWithResolver: (@MainActor (Resolver, repeat each Argument) -> Service)? = nil,
-                    asyncPlain: ((repeat each Argument) async -> Service)? = nil,
-                    asyncWithResolver: ((Resolver, repeat each Argument) async -> Service)? = nil) -> ResolverKey {
-        ResolverKey(site: site, plain: plain, withResolver: withResolver, mainActorPlain: mainActorPlain,
-                    mainActorWithResolver: mainActorWithResolver, asyncPlain: asyncPlain,
-                    asyncWithResolver: asyncWithResolver, scope: scope, contexts: [], isAllowedInStrictTests: false)
-    }
-}
-
 extension Resolver {
-    /// The funnel of `register(\.key) { … }`: registers `override` (the
-    /// key `declared` with the override's factory) in `container` (nil:
-    /// `main`), made at `site`, with the key's scope. The key's own
-    /// registration is made too, if it has none yet (a promise kept here is
-    /// still one `verify()` knows).
+    /// The funnel of `register(\.key) { … }`: registers `factory` for the
+    /// key `declaration` declares, in `container` (nil: `main`), made at
+    /// `site`, with the key's scope. The key's own registration is made
+    /// too, if it has none yet (a promise kept here is still one `verify()`
+    /// knows).
     @inlinable
-    static func registerKey<Service, each Argument>(_ declared: ResolverKey<Service, repeat each Argument>,
-                                                   _ override: ResolverKey<Service, repeat each Argument>,
+    static func registerKey<Service, each Argument>(_ declaration: KeyDeclaration, _ factory: KeyFunction,
+                                                   _ service: Service.Type, _ arguments: repeat (each Argument).Type,
                                                    in container: Resolver?, _ site: RegistrationSite)
         -> ResolverOptions<Service> {
-        KeyDefaults.mention(declared)
+        KeyDefaults.install(declaration, Service.self, repeat (each Argument).self)
         let registration = ResolverRegistration<Service>(
-            name: KeyName.registrationName(override.site), scope: override.scope?() ?? Resolver.defaultScope,
-            factory: KeyRegistration.factory(of: override), arguments: KeyRegistration.argumentList(of: override),
-            site: site)
+            name: KeyName.registrationName(declaration.site), scope: KeyRegistration.scope(of: declaration),
+            factory: KeyRegistration.factory(factory, Service.self, repeat (each Argument).self),
+            arguments: KeyRegistration.argumentList(repeat (each Argument).self), site: site)
         return putKeyOverride(registration, in: container)
     }
 

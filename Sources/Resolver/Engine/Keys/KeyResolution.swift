@@ -1,42 +1,57 @@
 // The resolve path of a key (DESIGN.md, "Compile-time-checked keys"): the
 // one resolve path (`Resolution.swift`) with the key's registry key (its
 // service type and its name), and one step of its own where a lookup finds
-// nothing: the key's own registration (`KeyDefaults`), made at its first
-// use. So a resolve through a key costs what a resolve with a literal name
-// costs: the detours, the gate, `root` and the thread's cache as usual; a
-// hit costs one probe; a miss finds the registration in the container (an
-// override) or in the keys' table, and fills the thread's cache as usual.
+// nothing: the key's own registration (`KeyDefaults`). So a resolve through
+// a key costs what a resolve with a literal name costs: the detours, the
+// gate, `root` and the thread's cache as usual; a hit costs one probe; a
+// miss finds the registration in the container (an override) or in the
+// keys' table, and fills the thread's cache as usual.
+//
+// The path needs the key's name only. The rest of the key's declaration
+// (its factory, scope and contexts) is needed once, at the key's first use,
+// when neither lookup finds a registration: the path then answers
+// `.undeclared`, and the caller, which holds the declaration, makes the
+// key's registration (`KeyDefaults.declare`) and resolves again. Nothing on
+// the way down holds on to the declaration, so where the compiler sees the
+// key's getter it keeps nothing of it but the name.
+
+/// What a key's resolve path found.
+@frozen
+@usableFromInline
+enum KeyLookup<Result> {
+    /// The path's answer.
+    case resolved(Result)
+    /// The key has no registration yet: its first use.
+    case undeclared
+}
 
 extension Resolver {
     /// Resolves the key named `name` (its registry bytes) of
-    /// `Path.Service` in `container` (nil: `root`); `make` makes the key's
-    /// own registration at its first use.
+    /// `Path.Service`, declared at `site`, in `container` (nil: `root`).
     @inlinable
     @inline(__always)
     static func resolveKey<Path: ResolvePath>(_ name: KeyBytes, in container: Resolver?, _ arguments: ArgumentsPointer,
-                                              _ path: Path.Type, _ site: KeySite, promised: Bool,
-                                              _ make: () -> ResolverRegistration<Path.Service>) -> Path.Result {
+                                              _ path: Path.Type, _ site: KeySite) -> KeyLookup<Path.Result> {
         if Published.detours.load() != 0 {
             return RegistryKey.withKey(Path.Service.self, name) { key in
-                resolveKeyWithDetour(key, in: container, arguments, path, site, promised: promised, make)
+                resolveKeyWithDetour(key, in: container, arguments, path, site)
             }
         }
         let section = ReadSection()
         guard let target = registeredTarget(container, section) else {
             section.end()
             return RegistryKey.withKey(Path.Service.self, name) { key in
-                resolveKeyAfterRegistering(key, in: container, arguments, path, site, promised: promised, make)
+                resolveKeyAfterRegistering(key, in: container, arguments, path, site)
             }
         }
         let hit = ThreadCache.find(target, RegistryKey.typeID(of: Path.Service.self), name.start, name.hash, section)
         if let instance = hit?.instance {
             let service = ValueStorage.value(in: instance, as: Path.Service.self)
             section.end()
-            return Path.found(service)
+            return .resolved(Path.found(service))
         }
         let result = RegistryKey.withKey(Path.Service.self, name) { key in
-            resolveKeyMissed(key, hit, from: target, given: container, arguments, section, path, site,
-                             promised: promised, make)
+            resolveKeyMissed(key, hit, from: target, given: container, arguments, section, path, site)
         }
         section.end()
         return result
@@ -49,30 +64,30 @@ extension Resolver {
     static func resolveKeyMissed<Path: ResolvePath>(_ key: RegistryKey, _ hit: ThreadCache.Hit?,
                                                     from target: UnownedReference<Resolver>, given container: Resolver?,
                                                     _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
-                                                    _ path: Path.Type, _ site: KeySite, promised: Bool,
-                                                    _ make: () -> ResolverRegistration<Path.Service>) -> Path.Result {
+                                                    _ path: Path.Type, _ site: KeySite) -> KeyLookup<Path.Result> {
         let request = ResolveRequest(key, from: target, arguments)
         if let hit {
-            return resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self), request,
-                                given: container, section, path)
+            return .resolved(resolveFound(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self),
+                                          request, given: container, section, path))
         }
-        return resolveKeyInReadSection(request, given: container, section, path, site, promised: promised, make)
+        return resolveKeyInReadSection(request, given: container, section, path, site)
     }
 
     /// Finds the key's registration from the request's container (an
-    /// override), else the key's own, made now if this is its first use;
-    /// remembers it in the thread's cache and resolves it.
+    /// override), else the key's own; remembers it in the thread's cache
+    /// and resolves it. `.undeclared` when the key has neither.
     @inlinable
     @inline(__always)
     static func resolveKeyInReadSection<Path: ResolvePath>(_ request: ResolveRequest, given: Resolver?,
                                                            _ section: borrowing ReadSection, _ path: Path.Type,
-                                                           _ site: KeySite, promised: Bool,
-                                                           _ make: () -> ResolverRegistration<Path.Service>) -> Path.Result {
-        let found = request.container.read({ $0.storage }).find(request.key, section)
-            ?? KeyDefaults.registration(for: request.key, site, promised: promised, make, section)
+                                                           _ site: KeySite) -> KeyLookup<Path.Result> {
+        guard let found = request.container.read({ $0.storage }).find(request.key, section)
+                ?? KeyDefaults.find(request.key, site, of: Path.Service.self, section) else {
+            return .undeclared
+        }
         ThreadCache.fill(request.container, request.key, registration: found, section)
-        return resolveFound(found.unsafeCast(to: ResolverRegistration<Path.Service>.self), request, given: given,
-                            section, path)
+        return .resolved(resolveFound(found.unsafeCast(to: ResolverRegistration<Path.Service>.self), request,
+                                      given: given, section, path))
     }
 
     /// `resolveWithDetour` for a key: the task's `withRoot` container or a
@@ -81,8 +96,7 @@ extension Resolver {
     @inline(never)
     static func resolveKeyWithDetour<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?,
                                                         _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                        _ site: KeySite, promised: Bool,
-                                                        _ make: () -> ResolverRegistration<Path.Service>) -> Path.Result {
+                                                        _ site: KeySite) -> KeyLookup<Path.Result> {
         let target = container ?? currentOverride()
         if StrictTest.isActiveAnywhere {
             StrictTest.check(key, in: target)
@@ -91,10 +105,10 @@ extension Resolver {
         let section = ReadSection()
         guard let registered = registeredTarget(target, section) else {
             section.end()
-            return resolveKeyAfterRegistering(key, in: target, arguments, path, site, promised: promised, make)
+            return resolveKeyAfterRegistering(key, in: target, arguments, path, site)
         }
         let result = resolveKeyInReadSection(ResolveRequest(key, from: registered, arguments), given: target, section,
-                                             path, site, promised: promised, make)
+                                             path, site)
         section.end()
         return result
     }
@@ -104,48 +118,90 @@ extension Resolver {
     @inline(never)
     static func resolveKeyAfterRegistering<Path: ResolvePath>(_ key: RegistryKey, in container: Resolver?,
                                                               _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                              _ site: KeySite, promised: Bool,
-                                                              _ make: () -> ResolverRegistration<Path.Service>) -> Path.Result {
+                                                              _ site: KeySite) -> KeyLookup<Path.Result> {
         withRegisteredTarget(container) { target, section in
-            resolveKeyInReadSection(ResolveRequest(key, from: target, arguments), given: container, section, path,
-                                    site, promised: promised, make)
+            resolveKeyInReadSection(ResolveRequest(key, from: target, arguments), given: container, section, path, site)
         }
     }
 
-    /// Resolves `key` from `container` (nil: `root`) with `arguments`.
+    /// Resolves the key declared at `site` from `container` (nil: `root`)
+    /// with `arguments`: the service, or nil (a promise nobody kept), or
+    /// `.undeclared` at the key's first use.
     @inlinable
     @inline(__always)
-    static func resolveKeyService<Service, each Argument>(_ key: ResolverKey<Service, repeat each Argument>,
+    static func resolveKeyService<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
                                                          in container: Resolver?,
-                                                         arguments: repeat each Argument) -> Service? {
-        KeyName.withBytes(key.site.name) { name in
+                                                         arguments: repeat each Argument) -> KeyLookup<Service?> {
+        KeyName.withBytes(site.name) { name in
             withKeyArguments(repeat each arguments) { pointer in
-                resolveKey(name, in: container, pointer, SynchronousPath<Service>.self, key.site,
-                           promised: key.isPromised, { KeyRegistration.makeDefault(key) })
+                resolveKey(name, in: container, pointer, SynchronousPath<Service>.self, site)
             }
         }
     }
 
-    /// Resolves `key` from `container` (nil: `root`) in async code: as
-    /// `resolveServiceAsync`, through the key's path.
+    /// As `resolveKeyService`, from async code.
     @inlinable
     nonisolated(nonsending)
-    static func resolveKeyServiceAsync<Service, each Argument>(_ key: ResolverKey<Service, repeat each Argument>,
+    static func resolveKeyServiceAsync<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
                                                               in container: Resolver?,
-                                                              arguments: repeat each Argument) async -> Service? {
-        let typed = keyArgumentCount(repeat (each Argument).self) != 0
-        let boxed: KeyArgumentsBox<repeat each Argument>? = typed ? KeyArgumentsBox(repeat each arguments) : nil
-        let step = KeyName.withBytes(key.site.name) { name in
+                                                              arguments: repeat each Argument) async
+        -> KeyLookup<Service?> {
+        let lookup = KeyName.withBytes(site.name) { name in
             withKeyArguments(repeat each arguments) { pointer in
-                resolveKey(name, in: container, pointer, AsyncStartPath<Service>.self, key.site,
-                           promised: key.isPromised, { KeyRegistration.makeDefault(key) })
+                resolveKey(name, in: container, pointer, AsyncStartPath<Service>.self, site)
             }
         }
-        switch step {
-        case .done(let service):
-            return service
-        case .pending(let pending):
-            return await pending.finish(boxed)
+        switch lookup {
+        case .undeclared:
+            return .undeclared
+        case .resolved(.done(let service)):
+            return .resolved(service)
+        case .resolved(.pending(let pending)):
+            let typed = keyArgumentCount(repeat (each Argument).self) != 0
+            return .resolved(await pending.finish(typed ? KeyArgumentsBox(repeat each arguments) : nil))
+        }
+    }
+
+    /// Makes the registration of the key `key` (declared at `site`) if it
+    /// has none: runs its getter once more, taking its declaration. The key
+    /// path is applied here, where the caller wrote it, so that the compiler
+    /// calls the getter directly.
+    @inlinable
+    @inline(__always)
+    static func declareKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                  _ site: KeySite) {
+        let declaration = KeyDeclaring.declaration(of: site) {
+            _ = ResolverKeys()[keyPath: key]
+        }
+        KeyDefaults.install(declaration, Service.self, repeat (each Argument).self)
+    }
+
+    /// The declaration of `key`, taken from its getter (an override keeps
+    /// its scope); its registration is made too, if it has none yet.
+    @inlinable
+    @inline(__always)
+    static func declaredKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>)
+        -> KeyDeclaration {
+        let site = ResolverKeys()[keyPath: key].site
+        return KeyDeclaring.declaration(of: site) {
+            _ = ResolverKeys()[keyPath: key]
+        }
+    }
+
+    /// Makes the key's registration if it has none yet: a property wrapper
+    /// of the key mentions it (a promise `verify()` can then list).
+    @inlinable
+    static func mentionKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
+        let site = ResolverKeys()[keyPath: key].site
+        let found = KeyName.withBytes(site.name) { name in
+            RegistryKey.withKey(Service.self, name) { registryKey in
+                ReadSection.run { section in
+                    KeyDefaults.find(registryKey, site, of: Service.self, section) != nil
+                }
+            }
+        }
+        if !found {
+            declareKey(key, site)
         }
     }
 }
