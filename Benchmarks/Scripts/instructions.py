@@ -15,7 +15,10 @@ IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
 # Ours ÷ a reference, at most: the floor's instructions in the same row (the loop around a kept
 # instance or direct construction), or ("ours, <scenario>") ours in another row (issue 28).
 TARGETS = {"singleton": ("floor", 2.0), "transient": ("floor", 1.5), "default-scope": ("floor", 1.5),
-           "graph": ("floor", 1.8), "argument": ("ours, default-scope", 1.3)}
+           "graph": ("floor", 1.8), "argument": ("ours, default-scope", 1.3),
+           # Issue 38: a resolve through a key against the same resolve by type, and a key's argument.
+           "key-singleton": ("ours, singleton", 1.2), "key-transient": ("ours, transient", 1.2),
+           "key-argument": ("ours, key-transient", 1.15)}
 
 
 def count(binary, scenario, impl, batches, out):

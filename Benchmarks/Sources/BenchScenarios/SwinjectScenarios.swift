@@ -16,7 +16,8 @@ func swinjectOperation(_ scenario: ResolverScenario, synchronized: Bool) -> any 
     case .transient1000: return SwinjectTransient(othersRegistered: true, synchronized: synchronized)
     case .graph: return SwinjectGraph(synchronized: synchronized)
     case .argument, .typedArgument: return SwinjectArgument()
-    case .lazyRead, .register, .mutex, .defaultScope: preconditionFailure("no Swinject operation for \(scenario)")
+    case .lazyRead, .register, .mutex, .defaultScope, .keySingleton, .keyTransient, .keyArgument:
+        preconditionFailure("no Swinject operation for \(scenario)")
     }
 }
 
