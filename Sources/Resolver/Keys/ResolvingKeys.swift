@@ -207,7 +207,11 @@ extension Resolver {
     /// keeps the key's scope (chain ``ResolverOptions/scope(_:)`` to change
     /// it), not its contexts; it is found where a registration would be
     /// (this container, its children, `withRoot`), and the key's own
-    /// factory everywhere else.
+    /// factory everywhere else. Its factory is a plain one whatever the
+    /// key's (two shapes only, so that every `register { … }` of an app
+    /// type-checks as fast as before): a mock of a main-actor service is
+    /// made with `{ MainActor.assumeIsolated { MockSettings() } }`, resolved
+    /// on the main actor.
     ///
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
@@ -241,82 +245,6 @@ extension Resolver {
                                                         factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
         registerKey(declaredKey(key), .withResolver(factory), Service.self, repeat (each Argument).self, in: nil,
-                    RegistrationSite(fileID, line))
-    }
-
-    /// Registers another factory for a key, isolated to the main actor, in
-    /// `main`: `Resolver.register(\.settings) { @MainActor in MockSettings() }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                        fileID: StaticString = #fileID, line: UInt = #line,
-                                                        mainActor factory: @escaping @MainActor (repeat each Argument) -> Service)
-        -> ResolverOptions<Service> {
-        registerKey(declaredKey(key), .mainActorPlain(factory), Service.self, repeat (each Argument).self, in: nil,
-                    RegistrationSite(fileID, line))
-    }
-
-    /// Registers another factory for a key, isolated to the main actor and
-    /// given the resolving container, in `main`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                        fileID: StaticString = #fileID, line: UInt = #line,
-                                                        mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
-        -> ResolverOptions<Service> {
-        registerKey(declaredKey(key), .mainActorWithResolver(factory), Service.self, repeat (each Argument).self, in: nil,
-                    RegistrationSite(fileID, line))
-    }
-
-    /// Registers another, async, factory for a key, in `main`:
-    /// `Resolver.register(\.database) { await Database.inMemory() }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                        fileID: StaticString = #fileID, line: UInt = #line,
-                                                        factory: @escaping (repeat each Argument) async -> Service)
-        -> ResolverOptions<Service> {
-        registerKey(declaredKey(key), .asyncPlain(factory), Service.self, repeat (each Argument).self, in: nil,
-                    RegistrationSite(fileID, line))
-    }
-
-    /// Registers another, async, factory for a key, given the resolving
-    /// container, in `main`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                        fileID: StaticString = #fileID, line: UInt = #line,
-                                                        factory: @escaping (Resolver, repeat each Argument) async -> Service)
-        -> ResolverOptions<Service> {
-        registerKey(declaredKey(key), .asyncWithResolver(factory), Service.self, repeat (each Argument).self, in: nil,
                     RegistrationSite(fileID, line))
     }
 }
@@ -358,81 +286,6 @@ extension Resolver.Registrar {
                                                        factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
         Resolver.registerKey(Resolver.declaredKey(key), .withResolver(factory), Service.self, repeat (each Argument).self,
-                             in: container, RegistrationSite(fileID, line))
-    }
-
-    /// Registers another factory for a key in this container, isolated to
-    /// the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                       fileID: StaticString = #fileID, line: UInt = #line,
-                                                       mainActor factory: @escaping @MainActor (repeat each Argument) -> Service)
-        -> ResolverOptions<Service> {
-        Resolver.registerKey(Resolver.declaredKey(key), .mainActorPlain(factory), Service.self, repeat (each Argument).self,
-                             in: container, RegistrationSite(fileID, line))
-    }
-
-    /// Registers another factory for a key in this container, isolated to
-    /// the main actor and given the resolving container.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                       fileID: StaticString = #fileID, line: UInt = #line,
-                                                       mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
-        -> ResolverOptions<Service> {
-        Resolver.registerKey(Resolver.declaredKey(key), .mainActorWithResolver(factory), Service.self, repeat (each Argument).self,
-                             in: container, RegistrationSite(fileID, line))
-    }
-
-    /// Registers another, async, factory for a key in this container.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                       fileID: StaticString = #fileID, line: UInt = #line,
-                                                       factory: @escaping (repeat each Argument) async -> Service)
-        -> ResolverOptions<Service> {
-        Resolver.registerKey(Resolver.declaredKey(key), .asyncPlain(factory), Service.self, repeat (each Argument).self,
-                             in: container, RegistrationSite(fileID, line))
-    }
-
-    /// Registers another, async, factory for a key in this container, given
-    /// the resolving container.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
-    @inlinable
-    @discardableResult
-    public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                       fileID: StaticString = #fileID, line: UInt = #line,
-                                                       factory: @escaping (Resolver, repeat each Argument) async -> Service)
-        -> ResolverOptions<Service> {
-        Resolver.registerKey(Resolver.declaredKey(key), .asyncWithResolver(factory), Service.self, repeat (each Argument).self,
                              in: container, RegistrationSite(fileID, line))
     }
 }

@@ -1,14 +1,13 @@
 // The registrations keys' declarations make (DESIGN.md, "Compile-time-checked
 // keys"): one per key, made at the key's first use (a resolve, a property
-// wrapper, an override) and kept for the life of the process, in a table of
+// wrapper, an override) and kept until `Resolver.reset()`, in a table of
 // their own that a key's resolve searches after its container's lookup finds
-// nothing. A key is code: `Resolver.reset()` drops what the registrations
-// registered and what the scopes hold, not what the declarations say.
+// nothing.
 //
 // The table is a container's (`Resolver`), made with the registry's mutex,
 // that is nobody's child and never `root`: writes go through the mutex
 // (R3), readers search it in their read section (R1), and its registrations
-// are never removed, so a registration a resolve found stays alive (R2).
+// leave it only retired, so a registration a resolve found stays alive (R2).
 
 /// The keys' own registrations.
 @usableFromInline
@@ -119,14 +118,41 @@ final class KeyDefaults: @unchecked Sendable {
         resolverFailure("RESOLVER: two keys \(site.keyPath) of '\(Service.self)' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(site.place). A key is its service type and the name of the property that declares it: rename one of them.")
     }
 
-    /// The keys' registrations a lookup from `container` does not find
-    /// (`reachable`: the registrations it finds), for `verify()`: each key
-    /// used so far that has no registration of the app's there. The mutex
-    /// must be held.
-    static func unshadowedLocked(besides reachable: [RegistrationDescribing]) -> [RegistrationDescribing] {
+    /// The keys' own registrations `verify()` of `container` resolves: when
+    /// its lookup reaches `Resolver.main` (the app's graph: `Resolver.verify()`,
+    /// or a container of mocks over `main`), each key used so far that no
+    /// registration it finds (`reachable`) overrides. A container apart from
+    /// the app's verifies its own registrations only. The mutex must be held.
+    static func unshadowedLocked(besides reachable: [RegistrationDescribing],
+                                 from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
+        guard container.reachesLocked(registry.main) else {
+            return []
+        }
         let found = Set(reachable.map(\.graphNode))
         return shared.records.filter { !found.contains($0.graphNode) }.map { $0 as RegistrationDescribing }
+    }
+
+    /// `Resolver.reset()`: forgets the keys' registrations (each key's next
+    /// use makes its registration again from its declaration, with the
+    /// `defaultScope` of then). The registrations are retired (R2), and
+    /// released after the mutex is let go. The mutex must be held.
+    static func resetLocked() {
+        registry.assertLocked()
+        shared.container.storage.table.clearLocked()
+        for record in shared.records {
+            retire(record)
+        }
+        shared.records = []
+    }
+}
+
+extension Resolver {
+    /// Whether a lookup from this container reaches `container` (itself or
+    /// a child, depth first). The mutex must be held.
+    func reachesLocked(_ container: Resolver) -> Bool {
+        registry.assertLocked()
+        return self === container || children.contains { $0.reachesLocked(container) }
     }
 }
 

@@ -79,8 +79,18 @@ enum KeyName {
         return Resolver.Name(key: bytes.bytes, owner: NameStorage(spelling: site.keyPath, key: bytes))
     }
 
-    /// Whether `name` is a key's (its bytes end with the NUL no name of an
-    /// app's has).
+    /// The name a table entry's text (`registered`) stands for: a key's as
+    /// `\.name` (its bytes the entry's), any other as it is written.
+    static func registeredName(_ registered: String) -> Resolver.Name {
+        guard registered.utf8.last == 0 else {
+            return Resolver.Name(registered)
+        }
+        let bytes = OwnedKeyBytes(registered)
+        return Resolver.Name(key: bytes.bytes, owner: NameStorage(spelling: "\\." + registered.dropLast(), key: bytes))
+    }
+
+    /// Whether `name` is a key's (its bytes end with a NUL byte, which the
+    /// names apps write do not).
     static func isKey(_ name: Resolver.Name?) -> Bool {
         guard let name, name.key.count > 0 else { return false }
         return name.key.start.load(fromByteOffset: name.key.count - 1, as: UInt8.self) == 0
