@@ -101,7 +101,7 @@ extension Resolver {
         if StrictTest.isActiveAnywhere {
             StrictTest.check(key, in: target)
         }
-        GraphRecorder.recordResolve(of: Path.Service.self, key)
+        recordKeyResolve(of: Path.Service.self, key)
         let section = ReadSection()
         guard let registered = registeredTarget(target, section) else {
             section.end()
@@ -111,6 +111,17 @@ extension Resolver {
                                              path, site)
         section.end()
         return result
+    }
+
+    /// Records the graph's edge to the key `key` names (`GraphRecorder`),
+    /// its node named as the key's registrations show it: `\\.name`.
+    @usableFromInline
+    static func recordKeyResolve<Service>(of type: Service.Type, _ key: RegistryKey) {
+        guard GraphRecorder.current != nil, let name = key.nameText else { return }
+        let shown = Resolver.Name("\\." + name.dropLast())
+        withRegistryKey(key.typeID, shown.key, owner: shown) { displayed in
+            GraphRecorder.recordResolve(of: Service.self, displayed)
+        }
     }
 
     /// `resolveAfterRegistering` for a key.
