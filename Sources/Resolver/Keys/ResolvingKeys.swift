@@ -3,30 +3,54 @@
 // "en")`, `Resolver.optional(\.analytics)`, `await Resolver.resolveAsync(\.database)`,
 // `Resolver.register(\.api) { MockAPI() }`, `ResolverScope.application.reset(\.store)`.
 //
-// Each entry point is one overload, generic over the key's arguments: a key
-// without arguments is resolved without the `arguments:` label, a key with
-// arguments with exactly its list, or the call does not compile. They are
-// `@inline(__always)`, so that the compiler sees the key path where the app
-// writes it and reads the key's getter directly (no key path is evaluated at
-// run time).
+// Each resolving entry point has two overloads: for a key without arguments,
+// and for a key with arguments, which takes exactly its list. A call that
+// passes a key's arguments wrongly fails to compile with a message that names
+// the key's type or its list (`cannot convert ... KeyPath<ResolverKeys,
+// ResolverKey<NoteListViewModel, Int, String>> ...`), which one overload over
+// the whole argument pack did not say. They are `@inline(__always)`, so that
+// the compiler sees the key path where the app writes it and calls the key's
+// getter directly (no key path is evaluated at run time).
 
 extension Resolver {
     // MARK: - Resolving
 
-    /// Resolves the service of a key from `root`: `Resolver.resolve(\.store)`,
-    /// `Resolver.resolve(\.noteList, arguments: 42, "en")`. Stops the program
-    /// when the key is promised and nothing registered it.
+    /// Resolves the service of a key from `root`: `Resolver.resolve(\.store)`.
+    /// Stops the program when the key is promised and nothing registered it.
+    ///
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    @inlinable
+    @inline(__always)
+    public static func resolve<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch resolveKeyService(site, Service.self, in: nil) {
+            case .resolved(let service?):
+                return service
+            case .resolved(nil):
+                keyNotResolved(site, Service.self, in: nil)
+            case .undeclared:
+                declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from `root`, passing
+    /// them to its factory: `Resolver.resolve(\.noteList, arguments: 42, "en")`.
+    /// The arguments must be the key's, in its order, or the call does not
+    /// compile.
     ///
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
     @inlinable
     @inline(__always)
-    public static func resolve<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                       arguments: repeat each Argument) -> Service {
+    public static func resolve<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) -> Service {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch resolveKeyService(site, Service.self, in: nil, arguments: repeat each arguments) {
+            switch resolveKeyService(site, Service.self, in: nil, arguments: first, repeat each rest) {
             case .resolved(let service?):
                 return service
             case .resolved(nil):
@@ -40,16 +64,37 @@ extension Resolver {
     /// Resolves the service of a key from this container (and its
     /// children), else the key's own registration: `container.resolve(\.store)`.
     ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
     @inline(__always)
-    public final func resolve<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                      arguments: repeat each Argument) -> Service {
+    public final func resolve<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: repeat each arguments) {
+            switch Resolver.resolveKeyService(site, Service.self, in: self) {
+            case .resolved(let service?):
+                return service
+            case .resolved(nil):
+                Resolver.keyNotResolved(site, Service.self, in: self)
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from this container (and
+    /// its children), else the key's own registration.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
+    @inlinable
+    @inline(__always)
+    public final func resolve<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) -> Service {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: first, repeat each rest) {
             case .resolved(let service?):
                 return service
             case .resolved(nil):
@@ -61,19 +106,37 @@ extension Resolver {
     }
 
     /// Resolves the service of a key from `root`, or nil where `resolve`
-    /// would stop (a promised key nothing registered):
-    /// `Resolver.optional(\.analytics)`.
+    /// would stop (a promised key nothing registered): `Resolver.optional(\.analytics)`.
+    ///
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    @inlinable
+    @inline(__always)
+    public static func optional<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service? {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch resolveKeyService(site, Service.self, in: nil) {
+            case .resolved(let service):
+                return service
+            case .undeclared:
+                declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from `root`, or nil
+    /// where `resolve` would stop.
     ///
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
     @inlinable
     @inline(__always)
-    public static func optional<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                        arguments: repeat each Argument) -> Service? {
+    public static func optional<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) -> Service? {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch resolveKeyService(site, Service.self, in: nil, arguments: repeat each arguments) {
+            switch resolveKeyService(site, Service.self, in: nil, arguments: first, repeat each rest) {
             case .resolved(let service):
                 return service
             case .undeclared:
@@ -86,16 +149,35 @@ extension Resolver {
     /// children), else the key's own registration, or nil where `resolve`
     /// would stop.
     ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
     @inline(__always)
-    public final func optional<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                       arguments: repeat each Argument) -> Service? {
+    public final func optional<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service? {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: repeat each arguments) {
+            switch Resolver.resolveKeyService(site, Service.self, in: self) {
+            case .resolved(let service):
+                return service
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from this container,
+    /// or nil where `resolve` would stop.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
+    @inlinable
+    @inline(__always)
+    public final func optional<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) -> Service? {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: first, repeat each rest) {
             case .resolved(let service):
                 return service
             case .undeclared:
@@ -109,20 +191,52 @@ extension Resolver {
     /// factory is awaited, a `@MainActor` one runs on the main actor (the
     /// call hops there), a plain one as a synchronous resolve would.
     ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
-    public static func resolveAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                            arguments: repeat each Argument) async -> Service {
+    public static func resolveAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch await resolveKeyServiceAsync(site, Service.self, in: nil, arguments: repeat each arguments) {
-            case .resolved(let service?):
+            switch startKeyServiceAsync(site, Service.self, in: nil) {
+            case .resolved(.done(let service?)):
                 return service
-            case .resolved(nil):
+            case .resolved(.done(nil)):
+                keyNotResolved(site, Service.self, in: nil)
+            case .resolved(.pending(let pending)):
+                if let service = await pending.finish(boxedKeyArguments()) {
+                    return service
+                }
+                keyNotResolved(site, Service.self, in: nil)
+            case .undeclared:
+                declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from `root` in async
+    /// code (see `resolveAsync(_:)`).
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public static func resolveAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) async -> Service {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch startKeyServiceAsync(site, Service.self, in: nil, arguments: first, repeat each rest) {
+            case .resolved(.done(let service?)):
+                return service
+            case .resolved(.done(nil)):
+                keyNotResolved(site, Service.self, in: nil)
+            case .resolved(.pending(let pending)):
+                if let service = await pending.finish(boxedKeyArguments(first, repeat each rest)) {
+                    return service
+                }
                 keyNotResolved(site, Service.self, in: nil)
             case .undeclared:
                 declareKey(key, site)
@@ -131,22 +245,54 @@ extension Resolver {
     }
 
     /// Resolves the service of a key from this container in async code
-    /// (see the static `resolveAsync`).
+    /// (see the static `resolveAsync(_:)`).
     ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
-    public final func resolveAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                           arguments: repeat each Argument) async -> Service {
+    public final func resolveAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch await Resolver.resolveKeyServiceAsync(site, Service.self, in: self, arguments: repeat each arguments) {
-            case .resolved(let service?):
+            switch Resolver.startKeyServiceAsync(site, Service.self, in: self) {
+            case .resolved(.done(let service?)):
                 return service
-            case .resolved(nil):
+            case .resolved(.done(nil)):
+                Resolver.keyNotResolved(site, Service.self, in: self)
+            case .resolved(.pending(let pending)):
+                if let service = await pending.finish(Resolver.boxedKeyArguments()) {
+                    return service
+                }
+                Resolver.keyNotResolved(site, Service.self, in: self)
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from this container in
+    /// async code.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public final func resolveAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) async -> Service {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch Resolver.startKeyServiceAsync(site, Service.self, in: self, arguments: first, repeat each rest) {
+            case .resolved(.done(let service?)):
+                return service
+            case .resolved(.done(nil)):
+                Resolver.keyNotResolved(site, Service.self, in: self)
+            case .resolved(.pending(let pending)):
+                if let service = await pending.finish(Resolver.boxedKeyArguments(first, repeat each rest)) {
+                    return service
+                }
                 Resolver.keyNotResolved(site, Service.self, in: self)
             case .undeclared:
                 Resolver.declareKey(key, site)
@@ -157,19 +303,43 @@ extension Resolver {
     /// Resolves the service of a key from `root` in async code, or nil
     /// where `resolveAsync` would stop.
     ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
-    public static func optionalAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                             arguments: repeat each Argument) async -> Service? {
+    public static func optionalAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service? {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch await resolveKeyServiceAsync(site, Service.self, in: nil, arguments: repeat each arguments) {
-            case .resolved(let service):
+            switch startKeyServiceAsync(site, Service.self, in: nil) {
+            case .resolved(.done(let service)):
                 return service
+            case .resolved(.pending(let pending)):
+                return await pending.finish(boxedKeyArguments())
+            case .undeclared:
+                declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from `root` in async
+    /// code, or nil where `resolveAsync` would stop.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public static func optionalAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) async -> Service? {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch startKeyServiceAsync(site, Service.self, in: nil, arguments: first, repeat each rest) {
+            case .resolved(.done(let service)):
+                return service
+            case .resolved(.pending(let pending)):
+                return await pending.finish(boxedKeyArguments(first, repeat each rest))
             case .undeclared:
                 declareKey(key, site)
             }
@@ -179,19 +349,43 @@ extension Resolver {
     /// Resolves the service of a key from this container in async code, or
     /// nil where `resolveAsync` would stop.
     ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - arguments: the key's arguments, of its types and in its order (none for a key without).
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
-    public final func optionalAsync<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
-                                                            arguments: repeat each Argument) async -> Service? {
+    public final func optionalAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service? {
         let site = ResolverKeys()[keyPath: key].site
         while true {
-            switch await Resolver.resolveKeyServiceAsync(site, Service.self, in: self, arguments: repeat each arguments) {
-            case .resolved(let service):
+            switch Resolver.startKeyServiceAsync(site, Service.self, in: self) {
+            case .resolved(.done(let service)):
                 return service
+            case .resolved(.pending(let pending)):
+                return await pending.finish(Resolver.boxedKeyArguments())
+            case .undeclared:
+                Resolver.declareKey(key, site)
+            }
+        }
+    }
+
+    /// Resolves the service of a key with arguments from this container in
+    /// async code, or nil where `resolveAsync` would stop.
+    ///
+    /// - Parameters:
+    ///   - key: the key, a property of ``ResolverKeys``.
+    ///   - first: the key's first argument.
+    ///   - rest: its others, if any.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending)
+    public final func optionalAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+        arguments first: A, _ rest: repeat each B) async -> Service? {
+        let site = ResolverKeys()[keyPath: key].site
+        while true {
+            switch Resolver.startKeyServiceAsync(site, Service.self, in: self, arguments: first, repeat each rest) {
+            case .resolved(.done(let service)):
+                return service
+            case .resolved(.pending(let pending)):
+                return await pending.finish(Resolver.boxedKeyArguments(first, repeat each rest))
             case .undeclared:
                 Resolver.declareKey(key, site)
             }

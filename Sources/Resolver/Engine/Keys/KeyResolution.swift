@@ -150,27 +150,29 @@ extension Resolver {
         }
     }
 
-    /// As `resolveKeyService`, from async code.
+    /// The synchronous start of `resolveAsync` through a key: what a
+    /// synchronous resolve would find, with a main-actor or async
+    /// registration left to await (`AsyncStep.pending`). Synchronous, so
+    /// that an async caller passes the key's arguments on only to
+    /// synchronous code: Swift 6.3.1 frees an async callee's argument pack
+    /// out of order ("freed pointer was not the last allocation").
     @inlinable
-    nonisolated(nonsending)
-    static func resolveKeyServiceAsync<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
-                                                              in container: Resolver?,
-                                                              arguments: repeat each Argument) async
-        -> KeyLookup<Service?> {
-        let lookup = KeyName.withBytes(site.name) { name in
+    @inline(__always)
+    static func startKeyServiceAsync<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
+                                                            in container: Resolver?,
+                                                            arguments: repeat each Argument) -> KeyLookup<AsyncStep<Service>> {
+        KeyName.withBytes(site.name) { name in
             withKeyArguments(repeat each arguments) { pointer in
                 resolveKey(name, in: container, pointer, AsyncStartPath<Service>.self, site)
             }
         }
-        switch lookup {
-        case .undeclared:
-            return .undeclared
-        case .resolved(.done(let service)):
-            return .resolved(service)
-        case .resolved(.pending(let pending)):
-            let typed = keyArgumentCount(repeat (each Argument).self) != 0
-            return .resolved(await pending.finish(typed ? KeyArgumentsBox(repeat each arguments) : nil))
-        }
+    }
+
+    /// A key call's arguments boxed for a main-actor or async factory (nil:
+    /// none).
+    @inlinable
+    static func boxedKeyArguments<each Argument>(_ arguments: repeat each Argument) -> Any? {
+        keyArgumentCount(repeat (each Argument).self) == 0 ? nil : KeyArgumentsBox(repeat each arguments)
     }
 
     /// Makes the registration of the key `key` (declared at `site`) if it
