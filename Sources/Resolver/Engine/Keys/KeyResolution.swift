@@ -135,11 +135,24 @@ extension Resolver {
         }
     }
 
-    /// Resolves the key declared at `site` from `container` (nil: `root`)
-    /// with `arguments`: the service, or nil (a promise nobody kept), or
-    /// `.undeclared` at the key's first use.
+    /// Resolves the key declared at `site` from `container` (nil: `root`):
+    /// the service, or nil (a promise nobody kept), or `.undeclared` at the
+    /// key's first use.
     @inlinable
     @inline(__always)
+    static func resolveKeyService<Service>(_ site: KeySite, _ service: Service.Type,
+                                           in container: Resolver?) -> KeyLookup<Service?> {
+        KeyName.withBytes(site.name) { name in
+            resolveKey(name, in: container, .none, SynchronousPath<Service>.self, site)
+        }
+    }
+
+    /// `resolveKeyService` with a key's arguments. Out of line (specialized
+    /// where the app resolves): inlined into the public entry points, whose
+    /// argument pack is a first argument and the rest, its closures crash
+    /// Swift 6.3.1's IRGen in release builds ("visitPackExplosion").
+    @inlinable
+    @inline(never)
     static func resolveKeyService<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
                                                          in container: Resolver?,
                                                          arguments: repeat each Argument) -> KeyLookup<Service?> {
@@ -152,12 +165,22 @@ extension Resolver {
 
     /// The synchronous start of `resolveAsync` through a key: what a
     /// synchronous resolve would find, with a main-actor or async
-    /// registration left to await (`AsyncStep.pending`). Synchronous, so
-    /// that an async caller passes the key's arguments on only to
-    /// synchronous code: Swift 6.3.1 frees an async callee's argument pack
-    /// out of order ("freed pointer was not the last allocation").
+    /// registration left to await (`AsyncStep.pending`).
     @inlinable
     @inline(__always)
+    static func startKeyServiceAsync<Service>(_ site: KeySite, _ service: Service.Type,
+                                              in container: Resolver?) -> KeyLookup<AsyncStep<Service>> {
+        KeyName.withBytes(site.name) { name in
+            resolveKey(name, in: container, .none, AsyncStartPath<Service>.self, site)
+        }
+    }
+
+    /// `startKeyServiceAsync` with a key's arguments: synchronous, so that
+    /// an async caller passes them on only to synchronous code (Swift 6.3.1
+    /// frees an async callee's argument pack out of order: "freed pointer
+    /// was not the last allocation"), and out of line, as `resolveKeyService`.
+    @inlinable
+    @inline(never)
     static func startKeyServiceAsync<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
                                                             in container: Resolver?,
                                                             arguments: repeat each Argument) -> KeyLookup<AsyncStep<Service>> {
