@@ -2,14 +2,13 @@
 // "Compile-time-checked keys").
 //
 // A key's getter runs at every resolve, and the resolve needs only the key's
-// name. What the getter builds must therefore cost nothing once the
-// compiler sees it, and little where it does not. A function of a variadic
-// type (`(repeat each Argument) -> Service`) stored in the key defeats the
-// optimizer: the key's copies and its destruction go through its type's
-// value witnesses, and the getter is too big to inline. So the key stores
-// each function as `KeyFunction`: the shape it was written with and the
-// function value itself, retyped as a struct holding a `() -> Void`
-// (`ErasedFunction`). A function value is a
+// place; the factory and its contexts are taken once, at the key's first
+// use (`KeyDeclaration`). A function of a variadic type
+// (`(repeat each Argument) -> Service`) kept in a generic value defeats the
+// optimizer: its copies and its destruction go through its type's value
+// witnesses. So the declaration keeps each function as `KeyFunction`: the
+// shape it was written with and the function value itself, retyped as a
+// struct holding a `() -> Void` (`ErasedFunction`). A function value is a
 // function pointer and a reference-counted context, whatever its type (the
 // main actor's and async functions' too), so the retyped value is copied
 // and released as the original would be. It is retyped back only to the
