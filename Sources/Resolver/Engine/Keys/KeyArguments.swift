@@ -41,6 +41,26 @@ func withKeyArguments<each Argument, Result>(_ arguments: repeat each Argument,
     }
 }
 
+/// `withKeyArguments` for a call's arguments as the public entry points
+/// take them, a first one and the rest. Its closures see `A` and `B` apart:
+/// Swift 6.3.1's IRGen crashes ("visitPackExplosion") on a closure whose
+/// generic arguments include the pack `A, repeat each B`, which is what
+/// `withKeyArguments`'s closures are once inlined into a public entry point.
+@inlinable
+@inline(__always)
+func withKeyCallArguments<A, each B, Result>(_ first: A, _ rest: repeat each B,
+                                             body: (ArgumentsPointer) -> Result) -> Result {
+    let values = (first, repeat each rest)
+    return withUnsafePointer(to: values) { valuesPointer in
+        let start = UnsafeRawPointer(valuesPointer)
+        let header = TypedArgumentsHeader(types: (A, repeat each B).self, first: start, rest: start,
+                                          operations: KeyArgumentsOf<A, repeat each B>.self)
+        return withUnsafePointer(to: header) { headerPointer in
+            body(ArgumentsPointer(raw: UnsafeRawPointer(bitPattern: UInt(bitPattern: headerPointer) | 1)))
+        }
+    }
+}
+
 /// The operations of a key call's arguments: the header's `first` points at
 /// the tuple of every value.
 @frozen

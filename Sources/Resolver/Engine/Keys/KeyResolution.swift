@@ -147,17 +147,15 @@ extension Resolver {
         }
     }
 
-    /// `resolveKeyService` with a key's arguments. Out of line (specialized
-    /// where the app resolves): inlined into the public entry points, whose
-    /// argument pack is a first argument and the rest, its closures crash
-    /// Swift 6.3.1's IRGen in release builds ("visitPackExplosion").
+    /// `resolveKeyService` with a key's arguments, a first one and the rest
+    /// (see `withKeyCallArguments`).
     @inlinable
-    @inline(never)
-    static func resolveKeyService<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
-                                                         in container: Resolver?,
-                                                         arguments: repeat each Argument) -> KeyLookup<Service?> {
-        KeyName.withBytes(site.name) { name in
-            withKeyArguments(repeat each arguments) { pointer in
+    @inline(__always)
+    static func resolveKeyService<Service, A, each B>(_ site: KeySite, _ service: Service.Type,
+                                                     in container: Resolver?,
+                                                     arguments first: A, _ rest: repeat each B) -> KeyLookup<Service?> {
+        withKeyCallArguments(first, repeat each rest) { pointer in
+            KeyName.withBytes(site.name) { name in
                 resolveKey(name, in: container, pointer, SynchronousPath<Service>.self, site)
             }
         }
@@ -178,14 +176,15 @@ extension Resolver {
     /// `startKeyServiceAsync` with a key's arguments: synchronous, so that
     /// an async caller passes them on only to synchronous code (Swift 6.3.1
     /// frees an async callee's argument pack out of order: "freed pointer
-    /// was not the last allocation"), and out of line, as `resolveKeyService`.
+    /// was not the last allocation"); a first one and the rest, as
+    /// `resolveKeyService`.
     @inlinable
-    @inline(never)
-    static func startKeyServiceAsync<Service, each Argument>(_ site: KeySite, _ service: Service.Type,
-                                                            in container: Resolver?,
-                                                            arguments: repeat each Argument) -> KeyLookup<AsyncStep<Service>> {
-        KeyName.withBytes(site.name) { name in
-            withKeyArguments(repeat each arguments) { pointer in
+    @inline(__always)
+    static func startKeyServiceAsync<Service, A, each B>(_ site: KeySite, _ service: Service.Type,
+                                                        in container: Resolver?,
+                                                        arguments first: A, _ rest: repeat each B) -> KeyLookup<AsyncStep<Service>> {
+        withKeyCallArguments(first, repeat each rest) { pointer in
+            KeyName.withBytes(site.name) { name in
                 resolveKey(name, in: container, pointer, AsyncStartPath<Service>.self, site)
             }
         }
