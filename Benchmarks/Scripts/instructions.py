@@ -24,7 +24,10 @@ IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
 # instance or direct construction), or ("ours, <scenario>") ours in another row (issue 28).
 TARGETS = {"singleton": ("floor", 2.0), "transient": ("floor", 1.6), "default-scope": ("floor", 1.6),
            "graph": ("floor", 2.0), "argument": ("ours, default-scope", 1.3),
-           "typed-argument": ("ours, transient", 1.15), "cold-container": ("floor", 5.0)}
+           "typed-argument": ("ours, transient", 1.15), "cold-container": ("floor", 5.0),
+           # Issue 38: a resolve through a key against the same resolve by type, and a key's argument.
+           "key-singleton": ("ours, singleton", 1.2), "key-transient": ("ours, transient", 1.2),
+           "key-argument": ("ours, key-transient", 1.15)}
 # The allocator's entry points: a call to one inside the region is a heap allocation.
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 

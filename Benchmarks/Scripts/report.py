@@ -16,14 +16,17 @@ SIZES = [16, 1_000, 100_000, 1_000_000]
 RESOLVER_IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
 SCENARIOS = {"singleton": "singleton (.application)", "named": "named singleton", "transient": "transient",
              "transient-1000": "transient, 1,000 others", "default-scope": "default scope, no dependencies", "graph": "graph A(B(C),C)", "argument": "one argument", "typed-argument": "one typed argument (.unique)",
-             "lazy-read": "@LazyInjected read", "register": "register", "mutex": "recursive mutex pair",
+             "lazy-read": "@LazyInjected read", "key-singleton": "singleton through a key", "key-transient": "transient through a key",
+             "key-argument": "key with one argument (.unique)", "register": "register", "mutex": "recursive mutex pair",
              "cold-container": "cold container (a new one, 190 services each resolved once)"}
 # Operations per sample where it is not 1,000 (a whole new container is one sample).
 OPS_PER_SAMPLE = {"cold-container": 1}
 # scenario: (measured against: an implementation in the same row, or "ours, <scenario>"; the most ours may be)
 TARGETS = {"singleton": ("floor", 2.0), "named": ("ours, singleton", 1.15), "transient": ("floor", 1.3),
            "graph": ("floor", 1.4), "argument": ("ours, transient", 1.5),
-           "typed-argument": ("ours, transient", 1.15), "register": ("Swinject", 0.5), "cold-container": ("floor", 5.0)}
+           "typed-argument": ("ours, transient", 1.15), "key-singleton": ("ours, singleton", 1.2),
+           "key-transient": ("ours, transient", 1.2), "key-argument": ("ours, key-transient", 1.15),
+           "register": ("Swinject", 0.5), "cold-container": ("floor", 5.0)}
 # At the most threads: the shared singleton's time per op ÷ the floor's at as many threads, at most;
 # the others' gain (total at N threads ÷ at 1) ÷ their floor's gain in the same run, at least (1.8×
 # where the floor doubles; a busy machine slows both alike). @LazyInjected has none: construction's.

@@ -76,7 +76,7 @@ extension Resolver {
     /// Every registration key here and in the children. The mutex must be held.
     func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
         registry.assertLocked()
-        var keys = ownEntriesLocked().map { (typeID: $0.typeID, name: $0.name.map { Resolver.Name($0) }) }
+        var keys = ownEntriesLocked().map { (typeID: $0.typeID, name: $0.name.map(KeyName.registeredName)) }
         for child in children {
             keys += child.registeredKeysLocked()
         }

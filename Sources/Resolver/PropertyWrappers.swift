@@ -151,7 +151,8 @@ public struct LazyInjected<Service> {
     @usableFromInline
     func resolveFirst() -> Service {
         let settings = box.settings
-        let resolved = settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
+        let resolved = box.resolveKey(as: Service.self, from: settings.container)
+            ?? settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
             ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
         return box.keepFirst(resolved)
     }
@@ -237,7 +238,8 @@ public struct WeakLazyInjected<Service> {
     @usableFromInline
     func resolveFirst() -> Service {
         let settings = box.settings
-        let service = settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
+        let service = box.resolveKey(as: Service.self, from: settings.container)
+            ?? settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
             ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
         box.keepFirstWeakly(service)
         return service

@@ -176,7 +176,9 @@ public final class Resolver: @unchecked Sendable {
     /// Resets the app's state: `main` becomes a new, empty container and
     /// `root` becomes `main`; `.application`, `.cached` and `.shared` drop
     /// their instances; `registerAllServices` will run again before the next
-    /// resolve. Nothing else is touched.
+    /// resolve; compile-time-checked keys forget their registrations, which
+    /// each key's next use makes again from its declaration. Nothing else is
+    /// touched.
     ///
     /// A resolve that starts after `reset()` returns sees the new state: it
     /// waits for `registerAllServices` to fill the new `main`. Instances the

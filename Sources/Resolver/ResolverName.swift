@@ -105,6 +105,13 @@ final class NameStorage: @unchecked Sendable {
         self.spelling = spelling
         key = OwnedKeyBytes(Resolver.Name.isASCII(spelling) ? spelling : NameInterner.shared.representative(of: spelling))
     }
+
+    /// A name shown as `spelling` whose registry bytes are `key`'s: a
+    /// compile-time-checked key's (`Engine/Keys/KeyNames.swift`).
+    init(spelling: String, key: OwnedKeyBytes) {
+        self.spelling = spelling
+        self.key = key
+    }
 }
 
 /// Maps every name that is not ASCII to one representative spelling of its

@@ -103,7 +103,12 @@ extension Resolver {
     /// children's; each name) once, and reports what failed instead of
     /// stopping the program: missing dependencies with the chain that needed
     /// them, cycles, factories that returned nil. Registrations whose
-    /// factories take arguments are listed as skipped.
+    /// factories take arguments are listed as skipped. Where this container's
+    /// lookup reaches `Resolver.main` (the app's graph), the compile-time-
+    /// checked keys the program has used since the last `Resolver.reset()`
+    /// (resolved, declared in a property wrapper or registered) count too:
+    /// each through its override here, or else its own factory; a promised
+    /// key nobody registered is a `.missing` failure.
     ///
     /// **This runs your factories**, once each, as a resolve would: call it
     /// at start-up in a debug build, or in a test. It resolves in a sandbox,
@@ -120,7 +125,10 @@ extension Resolver {
     public func verify(timeout: Double = 10) -> Verification {
         registry.ensureRegistered()
         let registrations = registry.withLock {
-            reachableRegistrationsLocked().map {
+            // The keys used so far that no registration here overrides
+            // resolve their own registrations; a promise nobody kept fails.
+            let reachable = reachableRegistrationsLocked()
+            return (reachable + KeyDefaults.unshadowedLocked(besides: reachable, from: self)).map {
                 (registration: $0, takesArguments: $0.takesArgumentsLocked || $0.isMainActorFactory)
             }
         }

@@ -47,6 +47,18 @@ extension IndependentTests {
                               "A list of 'Plugin' is made of the elements added with `register(into: [Plugin].self) { … }`",
                               "'Plugin' is registered, but registrations of 'Plugin' itself are not collected into a list"]),
             ("list-cycle", ["RESOLVER: circular dependency: Array<Plugin> → Plugin:[Plugin] #2 → Array<Plugin>."]),
+            // Compile-time-checked keys (issue 38).
+            ("key-promise", ["RESOLVER: the key \\.probePromise of 'Service', promised at ResolverFailureProbe/main.swift:",
+                             "is not registered. Register it with `Resolver.register(\\.probePromise) { … }`"]),
+            ("key-async-sync-resolve", ["RESOLVER: 'Store:\\.probeStore' is registered with an async factory",
+                                        "`await Resolver.resolveAsync(\\.probeStore)`"]),
+            ("key-main-actor-off-main", ["RESOLVER: 'ViewModel:\\.probeViewModel' is registered with a @MainActor factory",
+                                         "`await Resolver.resolveAsync(\\.probeViewModel)`"]),
+            ("key-two-declarations", ["RESOLVER: two keys \\.probeTwice of 'Service' are declared, at ResolverFailureProbe/main.swift:",
+                                      "A key is its service type and the name of the property that declares it: rename one of them."]),
+            ("key-getter-changes", ["RESOLVER: the getter of the key \\.probeChanging of 'Service' (declared at ResolverFailureProbe/main.swift:",
+                                    "did not make its key there when run again."]),
+            ("key-cycle", ["RESOLVER: circular dependency: A:\\.probeCycleA → B:\\.probeCycleB → C:\\.probeCycleC → A:\\.probeCycleA."]),
             // The internal checks of debug builds (DESIGN.md, L1).
             ("unlocked-table-write", ["CRegistry: internal check failed in crg_put_locked: called without the table's mutex"]),
             ("unlocked-scope-reset", ["RESOLVER: resetLocked() called without the registry mutex"]),

@@ -12,7 +12,9 @@ func baselineOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .transient1000: return BaselineTransient(othersRegistered: true)
     case .graph: return BaselineGraph()
     case .argument: return BaselineArgument()
-    case .lazyRead, .register, .mutex, .typedArgument, .defaultScope, .coldContainer: preconditionFailure("no baseline operation for \(scenario)")
+    case .lazyRead, .register, .mutex, .typedArgument, .defaultScope, .coldContainer, .keySingleton, .keyTransient,
+         .keyArgument:
+        preconditionFailure("no baseline operation for \(scenario)")
     }
 }
 

@@ -17,10 +17,10 @@ import Musl
 
 func floorOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     switch scenario {
-    case .singleton, .named: return FloorKeptInstance()
-    case .transient, .transient1000, .defaultScope: return FloorConstruct()
+    case .singleton, .named, .keySingleton: return FloorKeptInstance()
+    case .transient, .transient1000, .defaultScope, .keyTransient: return FloorConstruct()
     case .graph: return FloorGraph()
-    case .argument, .typedArgument: return FloorArgument()
+    case .argument, .typedArgument, .keyArgument: return FloorArgument()
     case .mutex: return FloorRecursiveMutex()
     case .lazyRead, .register, .coldContainer: preconditionFailure("no floor for \(scenario)")
     }

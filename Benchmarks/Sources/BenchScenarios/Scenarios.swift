@@ -30,6 +30,9 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
     case argument = "argument"
     case typedArgument = "typed-argument"
     case lazyRead = "lazy-read"
+    case keySingleton = "key-singleton"
+    case keyTransient = "key-transient"
+    case keyArgument = "key-argument"
     case register = "register"
     case coldContainer = "cold-container"
     case mutex = "mutex"
@@ -46,6 +49,9 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .argument: return "resolve with one Int argument"
         case .typedArgument: return "`.unique` resolve with one typed Int argument (Swinject: its typed argument)"
         case .lazyRead: return "read of a `@LazyInjected` property that holds its instance (an object per thread)"
+        case .keySingleton: return "`.application` singleton resolved through a key, `resolve(\\.key)`"
+        case .keyTransient: return "`.unique` resolve through a key"
+        case .keyArgument: return "`.unique` resolve through a key with one Int argument"
         case .register: return "register a service (1,000 distinct types per batch)"
         case .coldContainer: return "a new container: register a graph of \(dagServiceCount) services (\(dagEdgeCount) dependencies), resolve each once"
         case .mutex: return "recursive pthread mutex lock + unlock"
@@ -58,6 +64,7 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .register: return [.ours, .swinject, .baseline]
         case .coldContainer: return [.ours, .swinject, .floor]
         case .lazyRead: return [.ours]
+        case .keySingleton, .keyTransient, .keyArgument: return [.ours, .floor]
         case .typedArgument: return [.ours, .swinject, .floor]
         case .defaultScope: return [.ours, .floor]
         case .mutex: return [.floor]

@@ -16,7 +16,8 @@ func swinjectOperation(_ scenario: ResolverScenario, synchronized: Bool) -> any 
     case .transient1000: return SwinjectTransient(othersRegistered: true, synchronized: synchronized)
     case .graph: return SwinjectGraph(synchronized: synchronized)
     case .argument, .typedArgument: return SwinjectArgument()
-    case .lazyRead, .register, .mutex, .defaultScope, .coldContainer: preconditionFailure("no Swinject operation for \(scenario)")
+    case .lazyRead, .register, .mutex, .defaultScope, .coldContainer, .keySingleton, .keyTransient, .keyArgument:
+        preconditionFailure("no Swinject operation for \(scenario)")
     }
 }
 

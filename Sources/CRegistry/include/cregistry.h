@@ -9,6 +9,8 @@
  * - crg_mutex.h   the writers' recursive mutex and its condition variables.
  * - crg_atomic.h  atomic cells through which the front end publishes state.
  * - crg_thread.h  a thread for work that may end early, and its early exit.
+ * - crg_keys.h    the declaration a thread takes from a compile-time-checked
+ *                 key's getter.
  *
  * The design, its invariants and the reclamation argument: DESIGN.md at the
  * repository root.
@@ -24,5 +26,6 @@
 #include "crg_tcache.h"
 #include "crg_container.h"
 #include "crg_thread.h"
+#include "crg_keys.h"
 
 #endif /* CREGISTRY_H */

@@ -26,6 +26,24 @@ final class LoggingPlugin: Plugin {}
 final class AsyncA: Sendable { init(_ b: AsyncB) {} }
 final class AsyncB: Sendable { init(_ a: AsyncA) {} }
 
+// Compile-time-checked keys (issue 38).
+nonisolated(unsafe) var changingGetterRuns = 0
+
+extension ResolverKeys {
+    var probePromise: ResolverKey<Service> { .promised() }
+    var probeStore: ResolverKey<Store> { ResolverKey { await Store() } }
+    var probeViewModel: ResolverKey<ViewModel> { ResolverKey { @MainActor in ViewModel() } }
+    var probeTwiceHere: ResolverKey<Service> { ResolverKey(name: "probeTwice") { Service() } }
+    var probeTwiceThere: ResolverKey<Service> { ResolverKey(name: "probeTwice") { Service() } }
+    var probeChanging: ResolverKey<Service> {
+        changingGetterRuns += 1
+        return changingGetterRuns == 1 ? ResolverKey { Service() } : ResolverKey(name: "elsewhere") { Service() }
+    }
+    var probeCycleA: ResolverKey<A> { ResolverKey { r in A(r.resolve(\.probeCycleB)) } }
+    var probeCycleB: ResolverKey<B> { ResolverKey { r in B(r.resolve(\.probeCycleC)) } }
+    var probeCycleC: ResolverKey<C> { ResolverKey { r in C(r.resolve(\.probeCycleA)) } }
+}
+
 /// Async factories written in nonisolated code (closures written at the top
 /// level would be isolated to the main actor, which the probe blocks).
 func registerAsyncCycle(in resolver: Resolver, scope: ResolverScope) {
@@ -163,6 +181,22 @@ case "unlocked-table-write":
 case "unlocked-scope-reset":
     // A `…Locked` function of the engine without the registry mutex.
     ResolverScope.cached.resetLocked()
+case "key-promise":
+    _ = resolver.resolve(\.probePromise)
+case "key-async-sync-resolve":
+    _ = resolver.resolve(\.probeStore)
+case "key-main-actor-off-main":
+    Thread.detachNewThread { _ = resolver.resolve(\.probeViewModel) }
+    sleep(5)
+case "key-two-declarations":
+    // From another container: this thread's cache would answer the same
+    // container, service and name without a lookup.
+    _ = resolver.resolve(\.probeTwiceHere)
+    _ = Resolver().resolve(\.probeTwiceThere)
+case "key-getter-changes":
+    _ = resolver.resolve(\.probeChanging)
+case "key-cycle":
+    _ = resolver.resolve(\.probeCycleA)
 case "cycle-broken":
     final class P { let q: Q; init(_ q: Q) { self.q = q } }
     final class Q { let r: R; init(_ r: R) { self.r = r } }

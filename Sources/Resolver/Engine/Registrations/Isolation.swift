@@ -101,9 +101,13 @@ extension ResolverRegistration {
         ])
     }
 
-    /// `Resolver.resolveAsync(Service.self, name: "…")`, as the fix spells it.
+    /// `Resolver.resolveAsync(Service.self, name: "…")`, as the fix spells
+    /// it (`Resolver.resolveAsync(\.key)` for a key's registration).
     private static func resolveAsyncCall(_ name: Resolver.Name?) -> String {
-        "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
+        if KeyName.isKey(name), let name {
+            return "Resolver.resolveAsync(\(name.rawValue))"
+        }
+        return "Resolver.resolveAsync(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""))"
     }
 
     /// `lines`, then the chain of services this thread is resolving, if any.

@@ -192,6 +192,7 @@ final class Registry: @unchecked Sendable {
             ResolverScope.application.resetLocked()
             ResolverScope.cached.resetLocked()
             ResolverScope.shared.resetLocked()
+            KeyDefaults.resetLocked()
         }
     }
 

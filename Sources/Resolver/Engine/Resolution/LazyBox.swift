@@ -28,7 +28,13 @@ final class LazyBox: @unchecked Sendable {
         init(_ settings: Settings) { self.settings = settings }
     }
 
-    init(name: Resolver.Name?, container: Resolver?) {
+    /// The key the wrapper resolves (`@LazyInjected(\.store)`), as a
+    /// `KeyPath<ResolverKeys, ResolverKey<Service>>`; nil for a wrapper of
+    /// a service type.
+    let key: AnyKeyPath?
+
+    init(name: Resolver.Name?, container: Resolver?, key: AnyKeyPath? = nil) {
+        self.key = key
         if name != nil || container != nil {
             settingsField.store(.retaining(SettingsBox(Settings(container: container, name: name, args: nil))))
         }

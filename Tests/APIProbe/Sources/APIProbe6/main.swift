@@ -3,7 +3,7 @@
 // original; this runs it and checks the few results it collects.
 import Foundation
 
-let failures = useEveryDeclaration() + useBeyondResolver() + useContexts()
+let failures = useEveryDeclaration() + useBeyondResolver() + useContexts() + (await useKeys())
 for failure in failures {
     print("APIProbe6: FAILED \(failure)")
 }

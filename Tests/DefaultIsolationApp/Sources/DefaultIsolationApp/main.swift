@@ -44,6 +44,30 @@ final class Screen {
     @LazyInjected var greeting: Greeting
 }
 
+// Compile-time-checked keys declared and used in a module whose default
+// isolation is MainActor: the getters are isolated to the main actor, and
+// the keys resolve as in any module.
+extension ResolverKeys {
+    var greetingKey: ResolverKey<any Greeting> { ResolverKey { Hello() } }
+    var modelKey: ResolverKey<SettingsViewModel> { ResolverKey { r in SettingsViewModel(network: r.resolve()) } }
+    var typedKey: ResolverKey<SettingsViewModel, Int> { ResolverKey { r, _ in SettingsViewModel(network: r.resolve()) } }
+    var clockKey: ResolverKey<Clock> { ResolverKey { @MainActor in Clock() }.scope(.cached) }
+    var storeKey: ResolverKey<Store> { ResolverKey { await Store() }.scope(.application) }
+    var promisedKey: ResolverKey<any Greeting> { .promised() }
+    // A key to use off the main actor too: its getter nonisolated.
+    nonisolated var clockAnywhereKey: ResolverKey<Clock> { ResolverKey { Clock() }.scope(.application) }
+    var contextKey: ResolverKey<any Greeting> {
+        ResolverKey { Hello() }.onArg("-greet-key-mock") { Mock() }.onTest { Mock() }.allowedInStrictTests()
+    }
+}
+
+final class KeyScreen {
+    @Injected(\.greetingKey) var greeting
+    @LazyInjected(\.modelKey) var model
+    @WeakLazyInjected(\.modelKey) var weakModel
+    @OptionalInjected(\.promisedKey) var promised
+}
+
 var failures: [String] = []
 func check(_ condition: Bool, _ what: String) {
     if !condition { failures.append(what) }
@@ -80,6 +104,22 @@ check(store === storeAgain, "an async .application service")
 // the library says so once on standard error.
 let built = await Task.detached { Resolver.resolve(SettingsViewModel.self).network }.value
 check(built === model.network, "a synchronous resolve off the main actor")
+
+// Keys.
+let keyScreen = KeyScreen()
+check(keyScreen.greeting.text == "hello", "@Injected(\\.greetingKey)")
+check(keyScreen.model.network === model.network && keyScreen.weakModel != nil, "@LazyInjected and @WeakLazyInjected of a key")
+check(keyScreen.promised == nil, "@OptionalInjected of a promised key")
+check(Resolver.resolve(\.typedKey, arguments: 1).network === model.network, "a key with arguments")
+check(Resolver.resolve(\.clockKey) === (await Resolver.resolveAsync(\.clockKey)), "a @MainActor key, cached")
+check(await Resolver.resolveAsync(\.storeKey) === (await Resolver.resolveAsync(\.storeKey)), "an async key")
+check(ResolverContext.withLaunchArguments(adding: ["-greet-key-mock"]) { Resolver.resolve(\.contextKey).text } == "mock",
+      "a key's onArg")
+Resolver.register(\.promisedKey) { Mock() }
+check(Resolver.optional(\.promisedKey)?.text == "mock", "a promise kept by Resolver.register(\\.promisedKey)")
+let clockAnywhere = Resolver.resolve(\.clockAnywhereKey)
+let keyOffMain = await Task.detached { Resolver.resolve(\.clockAnywhereKey) }.value
+check(keyOffMain === clockAnywhere, "a nonisolated key resolved off the main actor")
 
 for failure in failures {
     print("DefaultIsolationApp: FAILED \(failure)")

@@ -1,0 +1,110 @@
+import CRegistry
+
+// A key's identity in the registry (DESIGN.md, "Compile-time-checked keys"):
+// the registration of its service type under the name of the property that
+// declares it, followed by a NUL byte. `#function` is a string literal, so
+// those bytes are static and NUL-terminated: the key costs what a resolve
+// with a literal name costs (no copy, the hash remembered per thread by the
+// literal's address), and the NUL keeps keys apart from the names apps
+// write. Every part of the engine that keys registrations by (type, name)
+// (containers, scopes, flights, the thread's cache) treats a key as the
+// named registration it is.
+
+/// Where a key is declared (`#fileID`, `#line`) and its name (`#function`:
+/// the declaring property's).
+@frozen
+@usableFromInline
+struct KeySite: Sendable {
+    @usableFromInline let fileID: StaticString
+    @usableFromInline let line: UInt
+    @usableFromInline let name: StaticString
+
+    @inlinable
+    init(_ fileID: StaticString, _ line: UInt, _ name: StaticString) {
+        self.fileID = fileID
+        self.line = line
+        self.name = name
+    }
+
+    /// The key as a key path reads: `\.store`.
+    var keyPath: String {
+        "\\." + name.description
+    }
+
+    /// Where it is declared, `Module/File.swift:LINE`.
+    @usableFromInline
+    var place: RegistrationSite {
+        RegistrationSite(fileID, line)
+    }
+
+    /// Whether `other` is the same declaration (the same file and line; a
+    /// getter the compiler copied into another module has its own literals).
+    func isSameDeclaration(as other: RegistrationSite?) -> Bool {
+        guard let other else { return false }
+        return line == other.line && (fileID.utf8Start == other.fileID.utf8Start
+                                      || fileID.description == other.fileID.description)
+    }
+}
+
+/// A key's name in the registry.
+@usableFromInline
+enum KeyName {
+    /// Calls `body` with the registry bytes of the key named `name`: the
+    /// literal's own bytes and its terminating NUL, hashed once per thread.
+    @inlinable
+    @inline(__always)
+    static func withBytes<Result>(_ name: StaticString, _ body: (KeyBytes) -> Result) -> Result {
+        guard name.hasPointerRepresentation else {
+            return withCopiedBytes(name, body)
+        }
+        let start = UnsafeRawPointer(name.utf8Start)
+        let count = name.utf8CodeUnitCount + 1
+        return body(KeyBytes(hash: crg_name_hash_static(start, count), start: start, count: count))
+    }
+
+    /// `withBytes` for a name that is one Unicode scalar, not a literal's
+    /// bytes (a `#function` never is).
+    @usableFromInline
+    @inline(never)
+    static func withCopiedBytes<Result>(_ name: StaticString, _ body: (KeyBytes) -> Result) -> Result {
+        let owned = OwnedKeyBytes(name.description + "\0")
+        return withExtendedLifetime(owned) { body(owned.bytes) }
+    }
+
+    /// The name of a key's registrations: its registry bytes, and `\.name`
+    /// as messages and graphs show it.
+    @usableFromInline
+    static func registrationName(_ site: KeySite) -> Resolver.Name {
+        let bytes = OwnedKeyBytes(site.name.description + "\0")
+        return Resolver.Name(key: bytes.bytes, owner: NameStorage(spelling: site.keyPath, key: bytes))
+    }
+
+    /// The name a table entry's text (`registered`) stands for: a key's as
+    /// `\.name` (its bytes the entry's), any other as it is written.
+    static func registeredName(_ registered: String) -> Resolver.Name {
+        guard registered.utf8.last == 0 else {
+            return Resolver.Name(registered)
+        }
+        let bytes = OwnedKeyBytes(registered)
+        return Resolver.Name(key: bytes.bytes, owner: NameStorage(spelling: "\\." + registered.dropLast(), key: bytes))
+    }
+
+    /// Whether `name` is a key's (its bytes end with a NUL byte, which the
+    /// names apps write do not).
+    static func isKey(_ name: Resolver.Name?) -> Bool {
+        guard let name, name.key.count > 0 else { return false }
+        return name.key.start.load(fromByteOffset: name.key.count - 1, as: UInt8.self) == 0
+    }
+}
+
+extension RegistryKey {
+    /// The key of `Service`'s registration for the key named `bytes`.
+    @inlinable
+    @inline(__always)
+    static func withKey<Service, Result>(_ type: Service.Type, _ bytes: KeyBytes,
+                                         _ body: (RegistryKey) -> Result) -> Result {
+        var key = crg_key(type: RegistryKey.typeID(of: Service.self), name: bytes.start, name_len: bytes.count,
+                          name_hash: bytes.hash, hash: 0, has_name: true)
+        return body(RegistryKey(&key))
+    }
+}

@@ -1,0 +1,347 @@
+// Compile-time-checked keys: a service, its default factory and its options
+// declared once, as a property of `ResolverKeys`, and resolved through a key
+// path, so that a missing service or a wrong argument is a build error:
+//
+//     extension ResolverKeys {
+//         var api: ResolverKey<any API> { ResolverKey { LiveAPI() } }
+//         var store: ResolverKey<NoteStore> {
+//             ResolverKey { r in NoteStore(api: r.resolve(\.api)) }.scope(.application)
+//         }
+//         var noteList: ResolverKey<NoteListViewModel, Int, String> {
+//             ResolverKey { r, userID, locale in NoteListViewModel(userID: userID, locale: locale) }
+//         }
+//     }
+//     let store = Resolver.resolve(\.store)
+//
+// A key is a registration of its service type under a name of its own, made
+// from its property's name where the key is declared (`#function`, with the
+// file and line for messages): `Engine/Keys` (DESIGN.md, "Compile-time-checked
+// keys"). The getter runs at each resolve, and the value it returns is only
+// that place: the factory and the options written in the getter are handed
+// to the engine when the key's registration is made, at its first use, by
+// running the getter once more (`KeyDeclaring`).
+
+/// The namespace of compile-time-checked keys: declare each key as a
+/// computed property in an extension, and resolve it by key path.
+///
+/// ```swift
+/// extension ResolverKeys {
+///     var api: ResolverKey<any API> { ResolverKey { LiveAPI() } }
+/// }
+/// let api = Resolver.resolve(\.api)
+/// ```
+///
+/// See <doc:CompileTimeCheckedKeys>.
+public struct ResolverKeys: Sendable {
+    /// The value key paths are applied to; keys are declared, not stored.
+    @inlinable
+    @inline(__always)
+    init() {}
+}
+
+/// A compile-time-checked key: the service a key path of ``ResolverKeys``
+/// resolves, the arguments a resolve passes, its default factory and its
+/// options.
+///
+/// ```swift
+/// extension ResolverKeys {
+///     var noteList: ResolverKey<NoteListViewModel, Int, String> {
+///         ResolverKey { r, userID, locale in
+///             NoteListViewModel(userID: userID, locale: locale, store: r.resolve(\.store))
+///         }
+///     }
+/// }
+/// let model = Resolver.resolve(\.noteList, arguments: 42, "en")
+/// ```
+///
+/// The factory must return `Service` and take the arguments in their order
+/// (after the resolving container, if it takes it), or the declaration does
+/// not compile; a resolve must pass arguments of those types, or it does not
+/// compile. Options are a registration's: ``scope(_:)``, the contexts
+/// (`onTest`, `onPreview`, `onArg`, `onDebug`) and ``allowedInStrictTests()``.
+///
+/// A key's identity is its service type and the name of the property that
+/// makes it (`#function`, taken by the initializer's default argument), so
+/// declare each key as its own property. Leave `fileID`, `line` and `name`
+/// out. Two modules that declare a key of one service type under one
+/// property name declare the same key: its first use stops with a message
+/// naming both places.
+///
+/// The property's getter runs at every resolve, and the key it returns is
+/// only where it is declared: the factory and the options are read from the
+/// getter when the key's registration is made, at its first use, by running
+/// it once more. So a getter must make its key the same way every time, and
+/// do nothing else. See <doc:CompileTimeCheckedKeys>.
+public struct ResolverKey<Service, each Argument> {
+    /// Where the key is declared, and its name: all a key holds.
+    @usableFromInline let site: KeySite
+
+    @inlinable
+    @inline(__always)
+    init(site: KeySite) {
+        self.site = site
+    }
+
+    // MARK: Declaring
+
+    /// A key whose factory takes the arguments: `ResolverKey { LiveAPI() }`,
+    /// or `ResolverKey { userID, locale in NoteListViewModel(userID: userID, locale: locale) }`.
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    ///   - factory: makes the service from the arguments.
+    @inlinable
+    @inline(__always)
+    public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
+                _ factory: @escaping (repeat each Argument) -> Service) {
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, plain: factory)
+        }
+    }
+
+    /// A key whose factory takes the resolving container, then the
+    /// arguments: `ResolverKey { r in NoteStore(api: r.resolve(\.api)) }`.
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    ///   - factory: makes the service from the container `resolve` was called on and the arguments.
+    @inlinable
+    @inline(__always)
+    public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
+                _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, withResolver: factory)
+        }
+    }
+
+    /// A key whose factory runs on the main actor:
+    /// `ResolverKey { @MainActor in SettingsViewModel() }`.
+    ///
+    /// As for a `@MainActor` registration, a synchronous resolve runs it on
+    /// the main actor only (elsewhere it returns a cached instance or stops
+    /// with a message), and `resolveAsync` hops there.
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    ///   - factory: makes the service from the arguments, on the main actor.
+    @inlinable
+    @inline(__always)
+    public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
+                mainActor factory: @escaping @MainActor (repeat each Argument) -> Service) {
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, mainActorPlain: factory)
+        }
+    }
+
+    /// A key whose factory runs on the main actor and takes the resolving
+    /// container: `ResolverKey { @MainActor r in ProfileViewModel(store: r.resolve(\.store)) }`.
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    ///   - factory: makes the service from the container and the arguments, on the main actor.
+    @inlinable
+    @inline(__always)
+    public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
+                mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, mainActorWithResolver: factory)
+        }
+    }
+
+    /// A key whose factory is async: `ResolverKey { await Database.open() }`,
+    /// resolved with `await Resolver.resolveAsync(\.database)`.
+    ///
+    /// As for an async registration, a caching scope builds it once while
+    /// the other askers suspend, and a synchronous resolve returns a cached
+    /// instance or stops with a message.
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    ///   - factory: makes the service from the arguments.
+    @inlinable
+    @inline(__always)
+    public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
+                _ factory: @escaping (repeat each Argument) async -> Service) {
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, asyncPlain: factory)
+        }
+    }
+
+    /// A key whose factory is async and takes the resolving container:
+    /// `ResolverKey { r in await Store.open(api: r.resolve(\.api)) }`.
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    ///   - factory: makes the service from the container and the arguments.
+    @inlinable
+    @inline(__always)
+    public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
+                _ factory: @escaping (Resolver, repeat each Argument) async -> Service) {
+        self.init(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, asyncWithResolver: factory)
+        }
+    }
+
+    /// A key that another module registers: `var analytics: ResolverKey<any Analytics> { .promised() }`.
+    ///
+    /// Until someone registers it (`Resolver.register(\.analytics) { … }`),
+    /// `resolve` stops with a message that names the key and where it was
+    /// declared, `optional` returns nil, and `verify()` lists it among its
+    /// failures once the program has mentioned it (resolved it, declared a
+    /// property wrapper of it, or registered it).
+    ///
+    /// - Parameters:
+    ///   - fileID: where the key is declared (`#fileID`); leave it out.
+    ///   - line: the declaration's line (`#line`); leave it out.
+    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    @inlinable
+    @inline(__always)
+    public static func promised(fileID: StaticString = #fileID, line: UInt = #line,
+                                name: StaticString = #function) -> ResolverKey {
+        let key = ResolverKey(site: KeySite(fileID, line, name))
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offerPromise(key.site)
+        }
+        return key
+    }
+
+    // MARK: Options
+
+    /// The scope of the key's registration: `.scope(.application)`. Without
+    /// it, the key gets `Resolver.defaultScope` as it is when the key is
+    /// first used. Time-to-live scopes and scopes of your own work as for
+    /// registrations.
+    ///
+    /// - Parameter scope: the scope; evaluated once, when the key's
+    ///   registration is made (and for each override, which keeps it).
+    @inlinable
+    @inline(__always)
+    public func scope(_ scope: @autoclosure @escaping () -> ResolverScope) -> ResolverKey {
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, scope: scope)
+        }
+        return self
+    }
+
+    /// Under a test runner, resolves with `factory` instead (as a
+    /// registration's `onTest` does); strict tests do not report the key.
+    ///
+    /// - Parameter factory: makes the service from the arguments.
+    @inlinable
+    @inline(__always)
+    public func onTest(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.test, .plain(factory)) }
+    }
+
+    /// Under a test runner, resolves with `factory`, given the container.
+    ///
+    /// - Parameter factory: makes the service from the container and the arguments.
+    @inlinable
+    @inline(__always)
+    public func onTest(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.test, .withResolver(factory)) }
+    }
+
+    /// For Xcode's previews, resolves with `factory` instead (as a
+    /// registration's `onPreview` does).
+    ///
+    /// - Parameter factory: makes the service from the arguments.
+    @inlinable
+    @inline(__always)
+    public func onPreview(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.preview, .plain(factory)) }
+    }
+
+    /// For Xcode's previews, resolves with `factory`, given the container.
+    ///
+    /// - Parameter factory: makes the service from the container and the arguments.
+    @inlinable
+    @inline(__always)
+    public func onPreview(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.preview, .withResolver(factory)) }
+    }
+
+    /// When the app was launched with `argument`, resolves with `factory`
+    /// instead (as a registration's `onArg` does).
+    ///
+    /// - Parameters:
+    ///   - argument: the launch argument, such as `"-mock-api"`.
+    ///   - factory: makes the service from the arguments.
+    @inlinable
+    @inline(__always)
+    public func onArg(_ argument: String, _ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.argument(argument), .plain(factory)) }
+    }
+
+    /// When the app was launched with `argument`, resolves with `factory`,
+    /// given the container.
+    ///
+    /// - Parameters:
+    ///   - argument: the launch argument, such as `"-mock-api"`.
+    ///   - factory: makes the service from the container and the arguments.
+    @inlinable
+    @inline(__always)
+    public func onArg(_ argument: String, _ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.argument(argument), .withResolver(factory)) }
+    }
+
+    /// In a debug build of the app, resolves with `factory` instead (as a
+    /// registration's `onDebug` does).
+    ///
+    /// - Parameter factory: makes the service from the arguments.
+    @inlinable
+    @inline(__always)
+    public func onDebug(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.debug, .plain(factory)) }
+    }
+
+    /// In a debug build of the app, resolves with `factory`, given the
+    /// container.
+    ///
+    /// - Parameter factory: makes the service from the container and the arguments.
+    @inlinable
+    @inline(__always)
+    public func onDebug(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
+        adding { KeyContext(.debug, .withResolver(factory)) }
+    }
+
+    /// Lets strict tests use the key's default factory though the test did
+    /// not register the key (as a registration's `allowedInStrictTests()`
+    /// does).
+    @inlinable
+    @inline(__always)
+    public func allowedInStrictTests() -> ResolverKey {
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offerAllowedInStrictTests(site)
+        }
+        return self
+    }
+
+    /// Hands a context to the declaration this thread is taking, if any.
+    @inlinable
+    @inline(__always)
+    func adding(_ context: () -> KeyContext) -> ResolverKey {
+        if KeyDeclaring.isDeclaring {
+            KeyDeclaring.offer(site, context: context)
+        }
+        return self
+    }
+}

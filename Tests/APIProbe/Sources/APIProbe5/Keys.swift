@@ -1,0 +1,1 @@
+../../Shared/Keys.swift
