@@ -207,6 +207,9 @@ final class Flight: @unchecked Sendable {
                 self.continuations = continuations
             }
 
+            /// Out of line: inlined, the optimizer hoists the array's type
+            /// metadata above `tasks?`, and every build would make it.
+            @inline(never)
             func resume() {
                 for continuation in continuations {
                     continuation.resume()
