@@ -150,8 +150,12 @@ extension IndependentTests {
             add("app 2", to: container).scope(.application)
             add("unique", to: container).scope(.unique)
 
-            let first = container.resolve([any Plugin].self).map { ObjectIdentifier($0) }
-            let second = container.resolve([any Plugin].self).map { ObjectIdentifier($0) }
+            // Both lists stay alive: a freed .unique instance's address may
+            // be the next one's.
+            let firstList = container.resolve([any Plugin].self)
+            let secondList = container.resolve([any Plugin].self)
+            let first = firstList.map { ObjectIdentifier($0) }
+            let second = secondList.map { ObjectIdentifier($0) }
             #expect(Set(first).count == 3, "two .application elements are two instances")
             #expect(first[0] == second[0] && first[1] == second[1], ".application elements are kept")
             #expect(first[2] != second[2], "a .unique element is made anew")
