@@ -352,8 +352,7 @@ bench-scaling-runs: deps
 	@echo "==> load average now: $$(cut -d' ' -f1-3 /proc/loadavg) (the 2-thread figures need both cores free)"
 	@set -e; binaries=(); \
 	if [ -n "$(BASE)" ]; then \
-		sha=$$(git rev-parse --short "$(BASE)^{commit}"); tree=Benchmarks/.build-scaling-base/library; \
-		rm -rf "$$tree"; mkdir -p "$$tree"; git archive "$$sha" | tar -x -C "$$tree"; \
+		tree=Benchmarks/.build-scaling-base/library; sha=$$(Benchmarks/Scripts/library-at.sh "$(BASE)" "$$tree"); \
 		RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base >/dev/null; \
 		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base --show-bin-path)/ScalingRuns"); \
 	fi; \
@@ -369,7 +368,7 @@ bench-scaling-runs: deps
 # median burst and slowest call; before each process it waits (up to 10 minutes)
 # for the CPUs to be idle and no compiler to run, since another program's load
 # changes whether calls overlap. BASE=<commit> also builds the program against
-# the library at that commit (git archive into Benchmarks/.build-verify-bursts-base)
+# the library at that commit (Benchmarks/Scripts/library-at.sh, into Benchmarks/.build-verify-bursts-base)
 # and alternates the processes of the two.
 VERIFY_PROCESSES ?= 5
 VERIFY_BURSTS_BUILD = $(SWIFT) build -c release --package-path Benchmarks --product VerifyBursts
@@ -377,8 +376,7 @@ bench-verify-bursts: deps
 	@echo "==> make bench-verify-bursts: 1, 2, 3 and 8 concurrent verify() calls, $(VERIFY_PROCESSES) fresh processes each$(if $(BASE), and against the library at $(BASE), alternating,)"
 	@set -e; binaries=(); \
 	if [ -n "$(BASE)" ]; then \
-		sha=$$(git rev-parse --short "$(BASE)^{commit}"); tree=Benchmarks/.build-verify-bursts-base/library; \
-		rm -rf "$$tree"; mkdir -p "$$tree"; git archive "$$sha" | tar -x -C "$$tree"; \
+		tree=Benchmarks/.build-verify-bursts-base/library; sha=$$(Benchmarks/Scripts/library-at.sh "$(BASE)" "$$tree"); \
 		RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base >/dev/null; \
 		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base --show-bin-path)/VerifyBursts"); \
 	fi; \
@@ -424,15 +422,26 @@ bench-deps:
 # release build with DWARF 4 debug info (Benchmarks/.build-callgrind).
 CALLGRIND_BUILD := $(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-callgrind \
 	-Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
-# e.g. INSTRUCTIONS_ARGS="--scenario singleton --batches 10"
+# e.g. INSTRUCTIONS_ARGS="--scenario singleton --batches 10". BASE=<commit> also
+# counts this library's rows in the same program built against the library at
+# that commit (Benchmarks/Scripts/library-at.sh, into Benchmarks/.build-callgrind-base).
 INSTRUCTIONS_ARGS ?=
+CALLGRIND_BASE_BUILD = RESOLVER_LIBRARY="$$PWD/Benchmarks/.build-callgrind-base/library" \
+	$(subst .build-callgrind ,.build-callgrind-base ,$(CALLGRIND_BUILD) )
 bench-instructions: deps bench-valgrind
-	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation"
+	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation$(if $(BASE), beside the library at $(BASE),)"
 	@echo "==> the first run builds the benchmark package (release, DWARF 4): a few minutes"
 	$(CALLGRIND_BUILD) --product InstructionCounts
 	$(CALLGRIND_BUILD) --product AsyncInstructionCounts
+	@set -e; base=(); \
+	if [ -n "$(BASE)" ]; then \
+		sha=$$(Benchmarks/Scripts/library-at.sh "$(BASE)" Benchmarks/.build-callgrind-base/library); \
+		$(CALLGRIND_BASE_BUILD) --product InstructionCounts; \
+		base=(--base-binary "$$($(CALLGRIND_BASE_BUILD) --show-bin-path)/InstructionCounts" --base-label "at $$sha"); \
+	fi; \
 	bin="$$($(CALLGRIND_BUILD) --show-bin-path)" && cd Benchmarks && \
-		python3 Scripts/instructions.py "$$bin/InstructionCounts" --async-binary "$$bin/AsyncInstructionCounts" $(INSTRUCTIONS_ARGS)
+		python3 Scripts/instructions.py "$$bin/InstructionCounts" --async-binary "$$bin/AsyncInstructionCounts" \
+		"$${base[@]}" $(INSTRUCTIONS_ARGS)
 
 # Instructions per cached resolve, synchronous (unnamed and named) and with
 # resolveAsync (an async factory's instance and a plain one): whole-program

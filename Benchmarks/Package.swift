@@ -2,7 +2,16 @@
 // The benchmark package: kept apart from the library so that `Resolver` itself
 // has no benchmark dependencies. Run it with `make bench` (and
 // `make bench-instructions`) from the repository root; see README.md here.
+import Foundation
 import PackageDescription
+
+// The library under test: this checkout, or RESOLVER_LIBRARY (make bench BASE=,
+// Scripts/library-at.sh). Scenarios of API a base commit may lack are built
+// only where the library has it.
+let library = Context.environment["RESOLVER_LIBRARY"] ?? ".."
+let libraryHasKeys = FileManager.default.fileExists(
+    atPath: URL(fileURLWithPath: library, relativeTo: URL(fileURLWithPath: Context.packageDirectory))
+        .appendingPathComponent("Sources/Resolver/Keys/ResolverKey.swift").path)
 
 let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
 let benchmarkPlugin = Target.PluginUsage.plugin(name: "BenchmarkPlugin", package: "benchmark")
@@ -18,9 +27,8 @@ let package = Package(
     name: "ResolverBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The library under test, by path: its product `Resolver`. RESOLVER_LIBRARY
-        // points it at another checkout (make bench BASE=: a worktree at that commit).
-        .package(name: "Resolver", path: Context.environment["RESOLVER_LIBRARY"] ?? ".."),
+        // The library under test, by path: its product `Resolver` (`library` above).
+        .package(name: "Resolver", path: library),
         // The harness. Swift 6.3 and later read its main manifest: the malloc
         // interposer only (mallocs per operation). Earlier 6.x toolchains read
         // its `Package@swift-6.2.swift`, which counts mallocs through jemalloc
@@ -53,7 +61,8 @@ let package = Package(
                 "BaselineResolver",
                 .product(name: "Resolver", package: "Resolver"),
                 .product(name: "Swinject", package: "Swinject"),
-            ]
+            ],
+            swiftSettings: libraryHasKeys ? [.define("RESOLVER_KEYS")] : []
         ),
         // Registration with the harness and interleaving of the alternatives.
         .target(name: "BenchSupport", dependencies: ["BenchFixtures", benchmark]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark through the ordo-one harness, stored as its
 # baseline "current"; with BASE=<commit>, first the Resolvers benchmarks built
-# against the library at that commit (a git worktree; only "Resolver", by the
+# against the library at that commit (Scripts/library-at.sh; only "Resolver", by the
 # harness's filter), stored as "base". Then the harness's exports and Markdown,
 # and the side-by-side tables, targets and plots (report.py), in results/.
 #
@@ -22,14 +22,11 @@ before=$(loadavg)
 echo "==> load average before: $before; ${BENCH_ROUNDS:-3} interleaved rounds of ~${BENCH_MAX_MS:-150} ms per benchmark"
 base_args=()
 if [ -n "${BASE:-}" ]; then
-    sha=$(git rev-parse --short "${BASE}^{commit}")
     tree="$PWD/.build-base/library"
-    git worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
-    git worktree add --detach "$tree" "$sha" >/dev/null
+    sha=$(Scripts/library-at.sh "$BASE" "$tree")
     echo "==> the Resolvers benchmarks against the library at $sha (Benchmarks/.build-base)"
     RESOLVER_LIBRARY="$tree" scratch=.build-base harness benchmark baseline update base \
         --target Resolvers --filter "($scenarios):[0-9]+[a-z]:Resolver" "$@"
-    git worktree remove --force "$tree"
     harness benchmark baseline read base --format jmh --path results/raw >/dev/null
     base_args=(--base results/raw/base.jmh.json --base-label "base $sha")
 fi

@@ -8,6 +8,11 @@ builds the binary. A scenario whose operation is a whole new container
 (cold-container) is also counted as the process's first one (no warm-up).
 
     python3 Scripts/instructions.py [BINARY] [--batches 5] [--scenario NAME ...] [--async-binary ASYNC]
+                                    [--base-binary BASE --base-label LABEL]
+
+With --base-binary (make bench-instructions BASE=<commit>: the same program built
+against the library at that commit, Scripts/library-at.sh), this library's rows
+are also counted in that binary, in a column of their own beside the others.
 
 With --async-binary, also a cached resolve per call, synchronous (unnamed and
 named) and with resolveAsync, from Sources/AsyncInstructionCounts: whole-program
@@ -20,6 +25,8 @@ import argparse, os, re, subprocess
 from report import table
 
 IMPLS = ["Resolver", "Swinject", "baseline", "floor"]
+# The key of this library's counts in the --base-binary build.
+BASE = "Resolver at base"
 # Ours ÷ a reference, at most: the floor's instructions in the same row (the loop around a kept
 # instance or direct construction), or ("ours, <scenario>") ours in another row (issue 28).
 TARGETS = {"singleton": ("floor", 2.0), "transient": ("floor", 1.6), "default-scope": ("floor", 1.6),
@@ -90,6 +97,8 @@ def main():
     parser.add_argument("--batches", type=int, default=5)
     parser.add_argument("--scenario", action="append")
     parser.add_argument("--async-binary")
+    parser.add_argument("--base-binary")
+    parser.add_argument("--base-label", default="base")
     args = parser.parse_args()
     os.makedirs("results", exist_ok=True)
     async_table = async_counts(args.async_binary) if args.async_binary else None
@@ -102,6 +111,9 @@ def main():
     pairs = [line.split() for line in subprocess.run([args.binary, "list"], capture_output=True, text=True,
                                                      check=True).stdout.splitlines()]
     pairs = [p for p in pairs if not args.scenario or p[0] in args.scenario]
+    base_pairs = [line.split() for line in subprocess.run([args.base_binary, "list"], capture_output=True,
+                                                          text=True, check=True).stdout.splitlines()] \
+        if args.base_binary else []
     os.makedirs("results/callgrind", exist_ok=True)
     counts, allocations, first = {}, {}, {}
     for index, (scenario, impl, per_batch) in enumerate(pairs, 1):
@@ -113,6 +125,15 @@ def main():
             first[scenario, impl], _ = count(args.binary, scenario, impl, 1, 1,
                                              f"results/callgrind/{scenario}.{impl}.first.out", warm_up=0)
             print(f"        the process's first: {first[scenario, impl]:,.0f} instructions", flush=True)
+        if args.base_binary and impl == "Resolver" and [scenario, impl, per_batch] in base_pairs:
+            key = (scenario, BASE)
+            counts[key], allocations[key] = count(args.base_binary, scenario, impl, args.batches, int(per_batch),
+                                                  f"results/callgrind/{scenario}.base.out")
+            print(f"        {args.base_label}: {counts[key]:,.0f} instructions, {allocations[key]:g} allocations",
+                  flush=True)
+            if int(per_batch) == 1:
+                first[key], _ = count(args.base_binary, scenario, impl, 1, 1,
+                                      f"results/callgrind/{scenario}.base.first.out", warm_up=0)
     cell = lambda key: f"{counts[key]:,.0f} · {allocations[key]:g}" if key in counts else "—"
     rows = []
     for scenario in dict.fromkeys(s for s, _, _ in pairs):
@@ -124,15 +145,19 @@ def main():
             if reference:
                 ratio = ours / reference
                 target = f"≤ {most:g}× {against}: {ratio:.2f}× {'met' if ratio <= most else 'MISSED'}"
+        base = counts.get((scenario, BASE))
         rows.append([scenario, *(cell((scenario, i)) for i in IMPLS),
+                     *([cell((scenario, BASE)), f"{ours / base:.2f}×" if ours and base else "—"] if args.base_binary
+                       else []),
                      f"{swinject / ours:.1f}×" if swinject and ours else "—",
                      f"{ours / floor:.2f}×" if ours and floor else "—", target])
-    lines = [table(["scenario", *IMPLS, "Swinject ÷ ours", "ours ÷ floor", "target"], rows)]
+    base_columns = [f"Resolver {args.base_label}", "ours ÷ base"] if args.base_binary else []
+    lines = [table(["scenario", *IMPLS, *base_columns, "Swinject ÷ ours", "ours ÷ floor", "target"], rows)]
     if first:
         lines += ["", "A process's first container (no warm-up) against a later one:", "",
                   table(["scenario", "implementation", "first", "later", "first ÷ later"],
-                        [[s, i, f"{first[s, i]:,.0f}", f"{counts[s, i]:,.0f}", f"{first[s, i] / counts[s, i]:.2f}×"]
-                         for s, i in first])]
+                        [[s, args.base_label if i == BASE else i, f"{first[s, i]:,.0f}", f"{counts[s, i]:,.0f}",
+                          f"{first[s, i] / counts[s, i]:.2f}×"] for s, i in first])]
     if async_table:
         lines += ["", "A cached resolve per call, whole-program totals at two loop counts, differenced "
                   "(Sources/AsyncInstructionCounts):", "", async_table]

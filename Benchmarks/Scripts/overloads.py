@@ -25,6 +25,8 @@ import argparse, os, re, shutil, subprocess, sys
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-overloads")
+# The one way to get the library at a base commit (make bench and the Makefile use it too).
+LIBRARY_AT = os.path.join(ROOT, "Benchmarks", "Scripts", "library-at.sh")
 
 CLOSURES = [
     "{ S() }", "{ S() as P }", "{ nil as S? }", "{ () -> S in S() }", "{ () -> S? in S() }",
@@ -167,12 +169,8 @@ def main():
     libraries = [("current", "this checkout", ROOT)]
     tree = None
     if args.base:
-        sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", f"{args.base}^{{commit}}"],
-                             capture_output=True, text=True, check=True).stdout.strip()
         tree = os.path.join(WORK, "base-library")
-        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
-        subprocess.run(["rm", "-rf", tree], check=True)
-        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, sha], capture_output=True, check=True)
+        sha = subprocess.run([LIBRARY_AT, args.base, tree], capture_output=True, text=True, check=True).stdout.strip()
         libraries.append(("base", f"base {sha}", tree))
     try:
         results = {}
@@ -183,7 +181,7 @@ def main():
                 results[key, name] = selections(sources, flags, context_flags, source)
     finally:
         if tree:
-            subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
+            shutil.rmtree(tree, ignore_errors=True)
     differences = 0
     for name, _, _ in CONTEXTS:
         chosen, diagnostics, marked = results["current", name]

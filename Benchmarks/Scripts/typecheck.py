@@ -22,8 +22,8 @@ file's function bodies (the function holding the registrations; for keys, the
 constraint solver's scope count for the file (`-stats-output-dir`), which is
 the same on every run and every machine with one compiler: it shows a change
 in the solver's work where the times are too noisy to. With --base
-COMMIT it also builds the same files against the library at that commit (a git
-worktree), alternating with this checkout run by run. A library without the
+COMMIT it also builds the same files against the library at that commit
+(Scripts/library-at.sh), alternating with this checkout run by run. A library without the
 concurrency overloads (before the @MainActor and async factories) gets the
 8-shape file in the spelling it accepts (so does a checkout of 1.5.1 given
 with --against PATH, which builds the same files against that package): the same registrations without
@@ -39,6 +39,8 @@ import argparse, glob, json, os, re, shutil, statistics, subprocess, sys
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-typecheck")
+# The one way to get the library at a base commit (make bench and the Makefile use it too).
+LIBRARY_AT = os.path.join(ROOT, "Benchmarks", "Scripts", "library-at.sh")
 FILES = {"ordinary": "Ordinary", "8 shapes": "EightShapes", "keys": "Keys"}  # file label: target name
 FUNCTION = "registerServices{}()"  # the function holding the registrations, per target
 
@@ -247,9 +249,7 @@ def main():
         sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", f"{args.base}^{{commit}}"],
                              capture_output=True, text=True, check=True).stdout.strip()
         tree = os.path.join(WORK, f"base-library-{sha}")
-        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
-        subprocess.run(["rm", "-rf", tree], check=True)
-        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, sha], capture_output=True, check=True)
+        subprocess.run([LIBRARY_AT, args.base, tree], capture_output=True, check=True)
         libraries.append((f"base {sha}", tree))
     for path in args.against:
         libraries.append((f"at {os.path.basename(os.path.normpath(path))}", os.path.abspath(path)))
@@ -313,7 +313,7 @@ def main():
                           f"against {scopes['ordinary', label]})")
     finally:
         if tree:
-            subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
+            shutil.rmtree(tree, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,13 @@ func oursOperation(_ scenario: ResolverScenario) -> any BenchOperation {
     case .argument: return OursArgument()
     case .typedArgument: return OursTypedArgument()
     case .lazyRead: return OursLazyRead()
+#if RESOLVER_KEYS
     case .keySingleton: return OursKeySingleton()
     case .keyTransient: return OursKeyTransient()
     case .keyArgument: return OursKeyArgument()
+#else
+    case .keySingleton, .keyTransient, .keyArgument: preconditionFailure("the library has no keys: \(scenario)")
+#endif
     case .register, .mutex, .coldContainer: preconditionFailure("no Resolver operation for \(scenario)")
     }
 }
@@ -197,40 +201,4 @@ final class OursLazyRead: BenchOperation, @unchecked Sendable {
         _ = owner.service
         owners[thread] = owner
     }
-}
-
-// MARK: - Compile-time-checked keys
-
-/// The keys of the key scenarios: the same services and scopes as the
-/// singleton, transient and typed-argument scenarios, declared as an app
-/// declares keys, in the module that resolves them.
-extension ResolverKeys {
-    var benchSingleton: ResolverKey<Plain> { ResolverKey { Plain() }.scope(.application) }
-    var benchTransient: ResolverKey<Plain> { ResolverKey { Plain() }.scope(.unique) }
-    var benchArgument: ResolverKey<ArgService, Int> { ResolverKey { value in ArgService(value) }.scope(.unique) }
-}
-
-/// `OursSingleton` through a key: `resolver.resolve(\.benchSingleton)`.
-final class OursKeySingleton: BenchOperation, @unchecked Sendable {
-    let resolver = Resolver()
-
-    func run() { sink(resolver.resolve(\.benchSingleton)) }
-}
-
-/// `OursTransient` through a key.
-final class OursKeyTransient: BenchOperation, @unchecked Sendable {
-    let resolver = Resolver()
-
-    func run() { sink(resolver.resolve(\.benchTransient)) }
-}
-
-/// `OursTypedArgument` through a key.
-final class OursKeyArgument: BenchOperation, @unchecked Sendable {
-    let resolver = Resolver()
-
-    init() {
-        precondition(resolver.resolve(\.benchArgument, arguments: benchmarkArgument).value == benchmarkArgument)
-    }
-
-    func run() { sink(resolver.resolve(\.benchArgument, arguments: benchmarkArgument)) }
 }

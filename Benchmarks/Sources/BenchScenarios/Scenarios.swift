@@ -64,7 +64,12 @@ public enum ResolverScenario: String, CaseIterable, Sendable {
         case .register: return [.ours, .swinject, .baseline]
         case .coldContainer: return [.ours, .swinject, .floor]
         case .lazyRead: return [.ours]
-        case .keySingleton, .keyTransient, .keyArgument: return [.ours, .floor]
+        case .keySingleton, .keyTransient, .keyArgument:
+            #if RESOLVER_KEYS
+            return [.ours, .floor]
+            #else
+            return []  // a library without keys (a base commit)
+            #endif
         case .typedArgument: return [.ours, .swinject, .floor]
         case .defaultScope: return [.ours, .floor]
         case .mutex: return [.floor]
