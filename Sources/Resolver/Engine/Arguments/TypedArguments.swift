@@ -45,6 +45,21 @@ extension ResolverRegistration {
         func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
             preconditionFailure("TypedFactory is abstract")
         }
+
+        /// `call` behind the one check a resolve makes: the call passed
+        /// typed arguments of the list `types` (its identity), else a stop
+        /// that names both lists.
+        static func checkingList(_ types: Any.Type, _ name: Resolver.Name?,
+                                 _ call: @escaping (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?) -> Call {
+            let identity = ObjectIdentifier(types)
+            return { resolver, arguments in
+                guard arguments.typedIdentity == identity, let typed = arguments.typed else {
+                    ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
+                                                          name: name, untyped: !arguments.isNone)
+                }
+                return call(resolver, typed)
+            }
+        }
     }
 
     /// The factory of the list `(A, repeat each B)`.
@@ -68,16 +83,7 @@ extension ResolverRegistration {
         }
 
         override func call(name: Resolver.Name?) -> Call {
-            let call = self.call
-            let types = self.types
-            let identity = ObjectIdentifier(types)
-            return { resolver, arguments in
-                guard arguments.typedIdentity == identity, let typed = arguments.typed else {
-                    ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
-                                                          name: name, untyped: !arguments.isNone)
-                }
-                return call(resolver, typed)
-            }
+            Self.checkingList(types, name, call)
         }
 
         override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {

@@ -173,16 +173,7 @@ extension ResolverRegistration {
         }
 
         override func call(name: Resolver.Name?) -> Call {
-            let call = self.call
-            let types: Any.Type = (repeat each Argument).self
-            let identity = ObjectIdentifier(types)
-            return { resolver, arguments in
-                guard arguments.typedIdentity == identity, let typed = arguments.typed else {
-                    ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
-                                                          name: name, untyped: !arguments.isNone)
-                }
-                return call(resolver, typed)
-            }
+            Self.checkingList((repeat each Argument).self, name, call)
         }
 
         override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
