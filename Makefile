@@ -139,6 +139,11 @@ test-probes: deps
 	$(SWIFT) build -c release --package-path Tests/APIProbe -Xswiftc -warnings-as-errors
 	$(SWIFT) run -c release --package-path Tests/APIProbe --skip-build APIProbe5
 	$(SWIFT) run -c release --package-path Tests/APIProbe --skip-build APIProbe6
+	@echo "==> Tests/APIProbe release: the app's code names no ResolverRegistration<Service> by its mangled name but the one it writes itself (DESIGN.md: its first use demangles)"
+	@names=$$(nm "$$($(SWIFT) build -c release --package-path Tests/APIProbe --show-bin-path)/APIProbe6" \
+		| grep -o 's8Resolver0A12RegistrationCy.*GMD$$' | sed 's/^/$$/' | $(SWIFT) demangle --simplified | sort -u); \
+	test "$$names" = "demangling cache variable for type metadata for ResolverRegistration<ProbeService>" \
+		|| { echo "names the registration class by mangled name: $$names"; exit 1; }
 	@echo "==> Tests/DefaultIsolationApp: an app module with default MainActor isolation (warnings are errors)"
 	$(SWIFT) build --package-path Tests/DefaultIsolationApp -Xswiftc -warnings-as-errors
 	$(SWIFT) run --package-path Tests/DefaultIsolationApp --skip-build DefaultIsolationApp 2> $(DEFAULT_ISOLATION_ERR)

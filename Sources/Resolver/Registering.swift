@@ -283,9 +283,9 @@ extension Resolver {
                                   _ registeredOnMainActor: Bool, _ arguments: ArgumentList? = nil) -> ResolverOptions<Service> {
         let (registration, target, rc) = registry.write {
             let target = container ?? registry.main
-            let registration = ResolverRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                                    registeredOnMainActor: registeredOnMainActor, arguments: arguments,
-                                                    site: site)
+            let registration = newRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
+                                               registeredOnMainActor: registeredOnMainActor, arguments: arguments,
+                                               site: site)
             return (registration, target, target.putLocked(registration, typeID: registration.typeID, name: name))
         }
         if StrictTest.isActiveAnywhere {

@@ -111,11 +111,9 @@ extension ResolverRegistration {
     /// registrations only tests `argumentTypes`.
     @usableFromInline
     @inline(never)
-    static func argumentInstance(_ registration: UnownedReference<ResolverRegistration>,
-                                 _ scope: UnownedReference<ResolverScope>, _ arguments: ArgumentsPointer,
-                                 _ section: borrowing ReadSection) -> Service? {
+    func argumentInstance(_ scope: UnownedReference<ResolverScope>, _ arguments: ArgumentsPointer) -> Service? {
         guard let key = arguments.typed?.pointee.key() else { return nil }
-        return scope.object.argumentInstance(registration.object, key, as: Service.self)
+        return scope.object.argumentInstance(self, key, as: Service.self)
     }
 
     /// The argument list of a typed call to this registration as the key of

@@ -140,20 +140,19 @@ extension ResolverRegistration {
     @inline(__always)
     static func checkArguments(_ registration: UnownedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
         if registration.read({ $0.argumentTypes }) != arguments.typedIdentity {
-            checkArgumentsSlow(registration, arguments)
+            registration.read { $0.checkArgumentsSlow(arguments) }
         }
     }
 
     @usableFromInline
     @inline(never)
-    static func checkArgumentsSlow(_ registration: UnownedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
-        let registered = registration.read { $0.argumentList }
+    func checkArgumentsSlow(_ arguments: ArgumentsPointer) {
         let passed = arguments.typed?.pointee.types
-        if registered?.identity == passed.map(ObjectIdentifier.init) {
+        if argumentList?.identity == passed.map(ObjectIdentifier.init) {
             return
         }
-        argumentsMismatch(registered: registered?.types, passed: passed, name: registration.read { $0.name },
-                          untyped: !arguments.isNone && passed == nil, site: registration.read { $0.site })
+        Self.argumentsMismatch(registered: argumentList?.types, passed: passed, name: name,
+                               untyped: !arguments.isNone && passed == nil, site: site)
     }
 }
 

@@ -21,7 +21,7 @@ enum KeyRegistration {
     static func makeDefault<Service, each Argument>(_ declaration: KeyDeclaration, _ service: Service.Type,
                                                    _ arguments: repeat (each Argument).Type)
         -> ResolverRegistration<Service> {
-        let registration = ResolverRegistration<Service>(
+        let registration: ResolverRegistration<Service> = Resolver.newRegistration(
             name: KeyName.registrationName(declaration.site), scope: scope(of: declaration),
             factory: factory(declaration.factory, Service.self, repeat (each Argument).self),
             arguments: argumentList(repeat (each Argument).self), site: declaration.site.place)
@@ -194,7 +194,7 @@ extension Resolver {
                                                    in container: Resolver?, _ site: RegistrationSite)
         -> ResolverOptions<Service> {
         KeyDefaults.install(declaration, Service.self, repeat (each Argument).self)
-        let registration = ResolverRegistration<Service>(
+        let registration: ResolverRegistration<Service> = Resolver.newRegistration(
             name: KeyName.registrationName(declaration.site), scope: KeyRegistration.scope(of: declaration),
             factory: KeyRegistration.factory(factory, Service.self, repeat (each Argument).self),
             arguments: KeyRegistration.argumentList(repeat (each Argument).self), site: site)

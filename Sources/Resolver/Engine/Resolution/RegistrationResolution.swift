@@ -39,7 +39,7 @@ extension ResolverRegistration {
         let kind = scope.read { $0.kind }
         if kind.keepsInstances {
             if registration.read({ $0.argumentTypes }) != nil {
-                if let service = argumentInstance(registration, scope, request.arguments, section) {
+                if let service = registration.read({ $0.argumentInstance(scope, request.arguments) }) {
                     return service
                 }
             } else if let entry = cachedEntry(registration, scope, kind, request.key, section),
@@ -104,7 +104,7 @@ extension ResolverRegistration {
             return produceInGraph(registration, ResolutionContext.currentState, request.container, request.arguments,
                                   section)
         case .containerCache, .delegate:
-            return resolveThroughCustomScope(registration, scope, request)
+            return registration.read { $0.resolveThroughCustomScope(scope, request) }
         }
     }
 
@@ -143,7 +143,7 @@ extension ResolverRegistration {
         defer { context.leave() }
         return registration.read { registration in
             if let replacement = registration.fields.replacement.load() {
-                return produceReplaced(replacement, container, arguments)
+                return replacement.read { $0.produce(container, arguments) }
             }
             return container.read { registration.call($0, arguments) }
         }
@@ -157,24 +157,21 @@ extension ResolverRegistration {
         produce(registration, context, request.container, request.arguments, section)
     }
 
-    /// An instance from the factory `update(factory:)` installed (out of
-    /// line: the arguments are boxed for it).
-    @usableFromInline
-    @inline(never)
-    static func produceReplaced(_ replacement: UnownedReference<FactoryBox>, _ container: UnownedReference<Resolver>,
-                                _ arguments: ArgumentsPointer) -> Service? {
-        replacement.read { box in
-            container.read { box.factory($0, arguments.value) }
-        }
-    }
-
     /// A custom scope: call its `resolve(registration:resolver:args:)` with
     /// real references (slow path).
     @usableFromInline
     @inline(never)
-    static func resolveThroughCustomScope(_ registration: UnownedReference<ResolverRegistration>,
-                                          _ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
-        scope.object.resolve(registration: registration.object, resolver: request.resolver,
-                             args: request.arguments.value)
+    func resolveThroughCustomScope(_ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
+        scope.object.resolve(registration: self, resolver: request.resolver, args: request.arguments.value)
+    }
+}
+
+extension ResolverRegistration.FactoryBox {
+    /// An instance from the factory `update(factory:)` installed (out of
+    /// line: the arguments are boxed for it).
+    @usableFromInline
+    @inline(never)
+    func produce(_ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer) -> Service? {
+        container.read { factory($0, arguments.value) }
     }
 }

@@ -194,7 +194,7 @@ extension Resolver {
         }
         if registration.read({ $0.argumentTypes }) != nil {
             // One instance per argument list, never in the thread's cache.
-            let service = ResolverRegistration<Service>.argumentInstance(registration, scope, request.arguments, section)
+            let service = registration.read { $0.argumentInstance(scope, request.arguments) }
             if let decorate = Published.decorate.load(), let service {
                 DecorateBox.call(decorate, with: service)
             }

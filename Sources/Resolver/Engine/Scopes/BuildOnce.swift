@@ -365,7 +365,7 @@ extension ResolverRegistration {
         registration.read { registration in
             if registration.isolation == .async {
                 // Built by `resolveAsync` only: a thread never waits for an async build.
-                asyncFactoryStop(registration.name)
+                registration.asyncFactoryStop()
             }
         }
         let kind = scope.read { $0.kind }
@@ -392,8 +392,8 @@ extension ResolverRegistration {
     /// Stops: a synchronous resolve asked for an async factory's instance,
     /// which no caching scope holds yet.
     @usableFromInline
-    static func asyncFactoryStop(_ name: Resolver.Name?) -> Never {
-        resolverFailure(asyncFactoryMessage(name), kind: .other)
+    func asyncFactoryStop() -> Never {
+        resolverFailure(Self.asyncFactoryMessage(name), kind: .other)
     }
 }
 

@@ -38,7 +38,7 @@ extension ResolverScope {
                 return cached
             }
             if registration.isolation == .async {
-                ResolverRegistration<Service>.asyncFactoryStop(registration.name)
+                registration.asyncFactoryStop()
             }
             let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
             let build = BuildKey(key, typeID: ResolverRegistration<Service>.handMadeCacheType, name: name,
