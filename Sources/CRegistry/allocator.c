@@ -22,10 +22,6 @@ static void crg_default_deallocate(void *pointer, void *context) {
     free(pointer);
 }
 
-void *crg_internal_alloc_lines(size_t size) {
-    return aligned_alloc(128, size); /* C11; `size` is a multiple of 128 */
-}
-
 size_t crg_allocation_size(const void *pointer) {
 #if defined(__APPLE__)
     return malloc_size(pointer);

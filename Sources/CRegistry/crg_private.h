@@ -76,11 +76,6 @@ void crg_internal_check_failed(const char *what, const char *function, size_t de
         }                                                                                   \
     } while (0)
 
-/* `size` bytes (a multiple of 128) at a 128-byte aligned address, from the
- * C library directly; freed by the default allocator (free). NULL when out
- * of memory. */
-void *crg_internal_alloc_lines(size_t size);
-
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC poison malloc calloc realloc free posix_memalign aligned_alloc
 #endif

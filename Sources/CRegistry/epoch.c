@@ -102,8 +102,7 @@ crg_thread_record *crg_internal_attach_record(void) {
 static void crg_detach_record(void *raw) {
     crg_thread_record *record = raw;
     /* First, while the record is still the thread's: the cold object may
-     * run code that reads (then a record is attached again, and detached by
-     * the next destructor round). */
+     * run code that reads, and such reads use this record. */
     void *cold = record->cold;
     crg_release_fn cold_release = record->cold_release;
     record->cold = NULL;

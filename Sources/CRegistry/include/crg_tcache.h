@@ -13,7 +13,9 @@
  *   thread takes it (outermost) and 1 when it lets go of it (unlock, or a
  *   condition wait); crg_tcache_invalidate adds 2 for changes made without it.
  *   Every change that can alter what a (container, type, name) resolves to,
- *   or that retires a cached value, happens under that mutex (DESIGN.md).
+ *   or that retires a cached value, happens under that mutex (DESIGN.md);
+ *   one taken with crg_mutex_lock_quiet (crg_mutex.h) does not step the
+ *   version, so a change made under it calls crg_tcache_invalidate itself.
  * - An entry is valid for the version it was filled under, which it
  *   records: a probe that reads another version misses it (versions only
  *   grow, so a stale entry never becomes valid again, and nothing needs
@@ -21,9 +23,8 @@
  *   version, read before the lookup that found the value and again after it,
  *   is the same even number: the lookup overlapped no write.
  * - The cache is part of the thread's record (crg_thread_record.h), which
- *   a read section attaches: call both functions inside one.
- * - The values are not owned: call both functions inside a read section
- *   (crg_epoch.h). A value found under version v was in its table when v was
+ *   a read section attaches, and its values are not owned: call both
+ *   functions inside a read section (crg_epoch.h). A value found under version v was in its table when v was
  *   read; any write that retired it since made the version odd before
  *   retiring (crg_retire's fence orders the two), so a read section that
  *   began after the retirement reads a newer version and misses; one that

@@ -9,13 +9,13 @@
  *   and since which epoch (`state`, the one field other threads read: the
  *   collectors), the nesting depth, and the owner's collection bookkeeping.
  *   Alone on the first 128 bytes.
- * - the thread's cache of what resolves found (crg_tcache.h): written by the
- *   owner on every probe that misses and every fill, read by no one else.
  * - the front end's resolution state (`front_end`): the stack of
  *   registrations whose factories run on the thread and the instances of the
  *   current resolution, laid out by the front end in these bytes (zero is
  *   its empty state), with buffers it allocates on 128-byte lines of their
  *   own when these bytes are outgrown, kept with the record.
+ * - the thread's cache of what resolves found (crg_tcache.h): written by the
+ *   owner on every probe that misses and every fill, read by no one else.
  * - the thread's cold object (`cold`): what the front end keeps per thread
  *   but does not write on every resolve (a verification's bookkeeping, the
  *   build the thread waits for), released when the thread exits.

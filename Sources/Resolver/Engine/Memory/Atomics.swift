@@ -108,12 +108,6 @@ struct AtomicWord {
 struct AtomicCells {
     @usableFromInline let base: UnsafeMutablePointer<crg_cell>
 
-    @inlinable
-    @inline(__always)
-    init(base: UnsafeMutablePointer<crg_cell>) {
-        self.base = base
-    }
-
     /// `count` null cells, then `words` zero words (`word(_:)`), or the
     /// program stops (out of memory).
     @usableFromInline

@@ -52,7 +52,7 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     ///
     /// The engine's one use of the standard library's
     /// `Unmanaged._withUnsafeGuaranteedRef`, as swift-collections'
-    /// `_UnmanagedHashNode` reads its nodes (`EngineTests` checks it keeps
+    /// `_UnmanagedHashNode` reads its nodes (`EngineLayerTests` checks it keeps
     /// no count).
     @inlinable
     @inline(__always)

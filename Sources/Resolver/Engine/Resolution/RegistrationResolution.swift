@@ -89,7 +89,7 @@ extension ResolverRegistration {
 
     /// `resolveUncached`, inlined where a synchronous resolve has missed
     /// the thread's cache and the scope's (`SynchronousPath.uncached`, itself
-    /// out of line in `resolveMissed`): the instance a resolve builds costs
+    /// out of line in `resolveMissed` and `resolveRemembered`): the instance a resolve builds costs
     /// one call fewer.
     @inlinable
     @inline(__always)

@@ -67,9 +67,9 @@ extension Resolver {
     }
 
     /// `resolve(in:name:_:_:)` with the registration the thread's cache
-    /// remembered: no table probe. A new instance (`.unique`, `.graph`) needs
-    /// no key either, so none is built; the other scopes go the whole way.
-    /// Out of line, so that the cache hit above stays a short function.
+    /// remembered: no table probe. A new instance (`.unique`, `.graph`) of a
+    /// plain (not isolated) factory needs no key either, so none is built;
+    /// the other scopes go the whole way. Out of line, so that the cache hit above stays a short function.
     @inlinable
     @inline(never)
     static func resolveRemembered<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,

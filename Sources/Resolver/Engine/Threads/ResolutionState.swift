@@ -73,7 +73,8 @@ struct ResolutionState {
 }
 
 /// A thread's `ResolutionState`, by pointer: what the resolve path uses.
-/// The thread's context owns the state and lives as long as the thread.
+/// The state is in the thread's record (its front-end bytes), which lasts
+/// as long as the thread.
 @frozen
 @usableFromInline
 struct ThreadResolution {
