@@ -200,9 +200,9 @@ extension Resolver {
                                          _ registeredOnMainActor: Bool) -> ResolverOptions<Element> {
         let (element, target, rc) = registry.write { () -> (ResolverRegistration<Element>, Resolver, Int32) in
             let target = container ?? registry.main
-            let element = ResolverRegistration(name: registry.elementNameLocked(Element.self, list: name),
-                                               scope: registry.defaultScope ?? .graph, factory: factory,
-                                               registeredOnMainActor: registeredOnMainActor, site: site)
+            let element = newRegistration(name: registry.elementNameLocked(Element.self, list: name),
+                                          scope: registry.defaultScope ?? .graph, factory: factory,
+                                          registeredOnMainActor: registeredOnMainActor, site: site)
             return (element, target, target.addElementLocked(element, toList: name))
         }
         if StrictTest.isActiveAnywhere {

@@ -162,7 +162,7 @@ extension ResolverRegistration.Factory {
     @inlinable
     static func mainActorTyped<A, each B>(_ factory: @escaping @MainActor (Resolver, A, repeat each B) -> Service?) -> Self {
         .mainActor({ resolver, args in
-            let box = ResolverRegistration<Service>.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self)
+            let box = Resolver.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self, for: Service.self)
             return factory(resolver, box.first, repeat each box.rest)
         }, takesArguments: true)
     }
@@ -172,18 +172,21 @@ extension ResolverRegistration.Factory {
     @inlinable
     static func asyncTyped<A, each B>(_ factory: @escaping (Resolver, A, repeat each B) async -> Service?) -> Self {
         .async({ resolver, args in
-            let box = ResolverRegistration<Service>.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self)
+            let box = Resolver.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self, for: Service.self)
             return await factory(resolver, box.first, repeat each box.rest)
         }, takesArguments: true)
     }
 }
 
-extension ResolverRegistration {
+extension Resolver {
     /// `unbox(_:as:_:)` for the factories above, which do not know the
     /// registration's name (the resolve path has checked the list before).
+    /// A static of a type that is not generic, so that the factories, which
+    /// the app's code specializes, do not name the registration class
+    /// (`Resolver.newRegistration` says why).
     @usableFromInline
-    static func unboxTyped<A, each B>(_ args: Any?, as type: TypedArgumentsBox<A, repeat each B>.Type)
-        -> TypedArgumentsBox<A, repeat each B> {
-        unbox(args, as: type, nil)
+    static func unboxTyped<Service, A, each B>(_ args: Any?, as type: TypedArgumentsBox<A, repeat each B>.Type,
+                                               for service: Service.Type) -> TypedArgumentsBox<A, repeat each B> {
+        ResolverRegistration<Service>.unbox(args, as: type, nil)
     }
 }
