@@ -44,7 +44,7 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
 
     // Guarded by the registry mutex.
     /// The builds running in this scope, synchronous and async, so that each
-    /// key is built once per generation (`Engine/Scopes/BuildOnce.swift`).
+    /// key is built once between resets (`Engine/Scopes/BuildOnce.swift`).
     @exclusivity(unchecked) var building: [Build] = []
     /// How many builds this scope has started (each build's `BuildTicket`).
     @exclusivity(unchecked) var buildsStarted: UInt64 = 0

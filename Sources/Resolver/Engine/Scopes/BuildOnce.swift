@@ -1,21 +1,22 @@
-// Building a caching scope's instance once per generation (DESIGN.md, S1),
-// for threads and tasks alike.
+// Building a caching scope's instance once (DESIGN.md, S1), for threads and
+// tasks alike.
 //
 // A build in progress is a `Build` in its scope's `building` list: the key
-// it builds (type identity and name), the scope's generation when it began,
-// and, once someone waits for it, its `Flight`: the outcome and the waiters.
+// it builds (type identity and name), whether a reset has dropped it since
+// it began, and, once someone waits for it, its `Flight`: the outcome and
+// the waiters.
 // (A build nobody waits for, the common case, allocates nothing.) Under the
 // registry mutex an asker
 //
 // - takes the instance the scope's table holds, if any;
-// - else joins the flight for its key *of the scope's current generation*:
+// - else joins the flight for its key that no reset has dropped:
 //   a thread waits on the flight's condition, a task suspends on a
 //   continuation, and both get the flight's outcome;
 // - else starts a flight, and builds without the lock.
 //
-// The builder ends the flight under the mutex: it stores the instance if the
-// scope's generation is still the flight's (a reset since it began stores
-// nothing into the new generation), takes the flight out of the list and
+// The builder ends the flight under the mutex: it stores the instance unless
+// a reset of the scope or of the service dropped the build since it began
+// (nothing built before a reset is kept after it), takes the flight out of the list and
 // hands the outcome to the waiters. An asker that arrives after a reset never
 // joins a flight that began before it: it starts its own. A flight whose
 // builder will never finish (a verification's thread that failed) is
@@ -77,7 +78,7 @@ extension ResolverScope {
     enum BuildStart {
         /// The scope's table holds it, and `found` took it.
         case cached
-        /// A build of the current generation is under way: wait on its flight.
+        /// A build that no reset has dropped is under way: wait on its flight.
         case join(Flight)
         /// The caller builds it, as this build.
         case build(BuildTicket)
@@ -86,7 +87,7 @@ extension ResolverScope {
     /// The first step of every build-once (S1): the cached instance (which
     /// `found` reads from the table's entry: false when the entry holds none
     /// for the caller, a `.shared` object gone or an expired one), else the
-    /// flight of the build of the current generation for the key, else a new
+    /// flight of the build of the key that no reset has dropped, else a new
     /// build. The mutex must be held.
     func startBuildLocked(_ build: BuildKey, owner: ResolutionContext?,
                           found: (UnownedReference<AnyObject>) -> Bool) -> BuildStart {
@@ -94,14 +95,13 @@ extension ResolverScope {
         if let entry = entryLocked(build), found(entry) {
             return .cached
         }
-        let generation = self.generation
-        if let index = building.firstIndex(where: { $0.isBuilding(build.typeID, build.name, build.argumentsKey, in: generation) }) {
+        if let index = building.firstIndex(where: { $0.isBuilding(build.typeID, build.name, build.argumentsKey) }) {
             return .join(flightLocked(at: index))
         }
         buildsStarted &+= 1
         let ticket = BuildTicket(number: buildsStarted)
         building.append(Build(ticket: ticket, typeID: build.typeID, name: build.name, argumentsKey: build.argumentsKey,
-                              generation: generation, registration: UnownedReference(build.registration),
+                              registration: UnownedReference(build.registration),
                               owner: owner.map(UnownedReference.init), flight: nil))
         return .build(ticket)
     }
@@ -132,8 +132,8 @@ extension ResolverScope {
         return argumentEntryLocked(typeID: build.typeID, build.name, argumentsKey)
     }
 
-    /// The last step: keeps what was built if the scope's generation is
-    /// still the build's, and ends the build, handing the instance to its
+    /// The last step: keeps what was built unless a reset dropped the
+    /// build, and ends the build, handing the instance to its
     /// flight if anyone waits. The mutex must be held; resume the returned
     /// waiters after releasing it.
     func finishBuildLocked(_ ticket: BuildTicket, _ built: BuiltInstance, _ key: RegistryKey) -> Flight.Waiters {
@@ -142,7 +142,7 @@ extension ResolverScope {
             preconditionFailure("RESOLVER: a build ended twice")
         }
         if let entry = built.entry {
-            if ended.generation == generation {
+            if !ended.dropped {
                 if let argumentsKey = ended.argumentsKey {
                     storeArgumentEntryLocked(entry, typeID: ended.typeID, ended.name, argumentsKey)
                 } else {

@@ -12,8 +12,10 @@ struct Build {
     /// A typed registration's argument list (its instance is kept per list:
     /// `ArgumentInstances`), or nil.
     let argumentsKey: [AnyHashable]?
-    /// The scope's generation when the build began.
-    let generation: UInt64
+    /// Set when a reset drops the key while it is being built (the whole
+    /// scope's, or the service's): the build then keeps nothing, and no
+    /// asker joins it (S1).
+    var dropped = false
     /// The registration it builds (kept alive by its builder), for messages.
     let registration: UnownedReference<AnyObject>
     /// The thread building it (for cycles across threads; alive while its
@@ -23,11 +25,15 @@ struct Build {
     /// Its waiters' flight, once one waits.
     var flight: Flight?
 
-    /// Whether this builds the key (`typeID`, `name`, argument list) in
-    /// `generation`.
-    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, _ argumentsKey: [AnyHashable]?,
-                    in generation: UInt64) -> Bool {
-        self.typeID == typeID && self.name == name && self.generation == generation && self.argumentsKey == argumentsKey
+    /// Whether this builds the key (`typeID`, `name`, argument list) and
+    /// will keep what it builds: one an asker may join.
+    func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, _ argumentsKey: [AnyHashable]?) -> Bool {
+        !dropped && builds(typeID, name) && self.argumentsKey == argumentsKey
+    }
+
+    /// Whether this builds the service `typeID`, `name` (any argument list).
+    func builds(_ typeID: UInt64, _ name: Resolver.Name?) -> Bool {
+        self.typeID == typeID && self.name == name
     }
 
     /// How many threads and tasks wait for it (the tests read it).

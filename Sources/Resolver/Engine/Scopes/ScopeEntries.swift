@@ -81,11 +81,15 @@ extension ResolverScope {
         return ValueStorage.value(in: entry, as: Any.self) as? Service
     }
 
-    /// Empties a caching scope and starts a new generation. The mutex must be
-    /// held; the instances are retired.
+    /// Empties a caching scope and starts a new generation; the builds
+    /// under way keep nothing (S1). The mutex must be held; the instances
+    /// are retired.
     func resetLocked() {
         registry.assertLocked()
         guard let table else { return }
+        for index in building.indices {
+            building[index].dropped = true
+        }
         changeEntriesLocked {
             table.clearLocked()
         }
@@ -110,23 +114,26 @@ extension ResolverScope {
     }
 
     /// Takes the entry under `key` out of a caching scope's table, with a new
-    /// generation (S2), so that a build of it under way keeps nothing (S1) —
-    /// nor do builds of other keys under way, which began in the generation
-    /// this ends. Nothing happens when the key has neither an entry nor a
-    /// build under way. Out of memory (removing one entry allocates the node
-    /// that retires it), the whole table is emptied instead: more is built
-    /// again than was asked, never less. The mutex must be held; the instance
-    /// is retired.
+    /// generation (S2), and drops the builds of that service under way, so
+    /// that they keep nothing (S1); the builds of other services go on.
+    /// Out of memory (removing one entry allocates the node that retires
+    /// it), the whole table is emptied instead, as `resetLocked()` does:
+    /// more is built again than was asked, never less. The mutex must be
+    /// held; the instance is retired.
     func resetLocked(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?) {
         registry.assertLocked()
         guard let table else { return }
-        let generation = self.generation
-        guard table.findLocked(key) != nil
-              || building.contains(where: { $0.typeID == typeID && $0.name == name && $0.generation == generation }) else {
+        for index in building.indices where building[index].builds(typeID, name) {
+            building[index].dropped = true
+        }
+        guard table.findLocked(key) != nil else {
             return
         }
         changeEntriesLocked {
             if !table.removeLocked(key) {
+                for index in building.indices {
+                    building[index].dropped = true
+                }
                 table.clearLocked()
             }
         }
@@ -198,15 +205,15 @@ extension ResolverScope {
         if replacing && kind.replacingAnEntryStartsAGeneration {
             // Replacing a dead `.shared` entry, or under a hand-made key an
             // instance of another type: the old one leaves the table, and the
-            // memos that may point at it go stale (S2, S3).
+            // memos that may point at it go stale (S2, S3). Builds under way
+            // are not dropped: only resets drop builds (S1).
             changeEntriesLocked {
                 rc = table.putLocked(key, entry)
             }
         } else {
             // A new key; or an expired time-to-live entry (or, under a
             // hand-made key, an instance of another type), which no memo
-            // points at: replaced in place, so that the builds of other keys
-            // under way still keep their instances (S1).
+            // points at: replaced in place.
             rc = table.putLocked(key, entry)
         }
         if rc != 0 {

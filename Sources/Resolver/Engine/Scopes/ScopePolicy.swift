@@ -113,11 +113,10 @@ extension ResolverScope.Kind {
     /// generation is the one it recorded: every reset and every entry that
     /// leaves the table moves the generation on (DESIGN.md, S2, S3).
     ///
-    /// Not a time-to-live scope's: it replaces an expired entry in place,
-    /// without a new generation, so that renewing one service does not stop
-    /// builds of others that are under way from keeping their instances
-    /// (S1). A generation that stays put while an entry leaves would leave
-    /// a memo of it pointing at a released object.
+    /// Not a time-to-live scope's: a memo is read without the clock, and
+    /// its scope replaces an expired entry in place, without a new
+    /// generation. A generation that stays put while an entry leaves would
+    /// leave a memo of it pointing at a released object.
     @inlinable
     var memoMayKeep: Bool {
         switch self {
