@@ -2,7 +2,7 @@
 // list resolves `[Element]`. Every `register(into:)` overload: one per
 // factory shape (no parameters, the container), each plain, `@MainActor`
 // and async, static (into `main`) and on a container. Each is one call into
-// the funnel `Resolver.registerElement(_:_:_:_:)`. The `into:` label keeps
+// the register funnel (`Engine/Registrations/RegisterFunnel.swift`). The `into:` label keeps
 // them apart from `register`'s own overloads, so an ordinary `register { … }`
 // call has none of them to consider.
 //
@@ -68,7 +68,7 @@ extension Resolver {
                                          isolation: (any Actor)? = #isolation,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation), nil, .element)
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -95,7 +95,7 @@ extension Resolver {
                                          isolation: (any Actor)? = #isolation,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation), nil, .element)
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -118,7 +118,7 @@ extension Resolver {
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false, nil, .element)
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -141,7 +141,7 @@ extension Resolver {
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false, nil, .element)
     }
 
     /// Adds an element, made by an async factory, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -164,7 +164,7 @@ extension Resolver {
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false, nil, .element)
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to the list of `[Element]` in `main`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -187,32 +187,9 @@ extension Resolver {
     public static func register<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        registerElement(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        register(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false, nil, .element)
     }
 
-    /// The funnel every `register(into:)` calls: adds an element with
-    /// `factory` and the default scope to the list of `[Element]` under
-    /// `name` in `container` (nil: `main`), under one lock pair. The list
-    /// registration it replaces is retired, and released after unlocking.
-    @usableFromInline
-    static func registerElement<Element>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
-                                         _ factory: ResolverRegistration<Element>.Factory,
-                                         _ registeredOnMainActor: Bool) -> ResolverOptions<Element> {
-        let (element, target, rc) = registry.write { () -> (ResolverRegistration<Element>, Resolver, Int32) in
-            let target = container ?? registry.main
-            let element = newRegistration(name: registry.elementNameLocked(Element.self, list: name),
-                                          scope: registry.defaultScope ?? .graph, factory: factory,
-                                          registeredOnMainActor: registeredOnMainActor, site: site)
-            return (element, target, target.addElementLocked(element, toList: name))
-        }
-        if StrictTest.isActiveAnywhere {
-            StrictTest.noteRegistered(element)
-        }
-        if rc != 0 {
-            registry.reportRecoverable(outOfMemoryRegistering: [Element].self, name, rc)
-        }
-        return ResolverOptions(registration: element, container: target)
-    }
 }
 
 extension Resolver.Registrar {
@@ -240,7 +217,7 @@ extension Resolver.Registrar {
                                         isolation: (any Actor)? = #isolation,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactory<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation), nil, .element)
     }
 
     /// Adds an element, made by a factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in AnalyticsPlugin(api: r.resolve()) }`.
@@ -267,7 +244,7 @@ extension Resolver.Registrar {
                                         isolation: (any Actor)? = #isolation,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation), nil, .element)
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor in BannerPlugin() }`.
@@ -290,7 +267,7 @@ extension Resolver.Registrar {
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActor<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false, nil, .element)
     }
 
     /// Adds an element, made by a main-actor factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { @MainActor r in BannerPlugin(settings: r.resolve()) }`.
@@ -313,7 +290,7 @@ extension Resolver.Registrar {
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryMainActorResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false, nil, .element)
     }
 
     /// Adds an element, made by an async factory, to this container's list of `[Element]`: `register(into: [any Plugin].self) { await StorePlugin() }`.
@@ -336,7 +313,7 @@ extension Resolver.Registrar {
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsync<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false, nil, .element)
     }
 
     /// Adds an element, made by an async factory that receives the resolving container, to this container's list of `[Element]`: `register(into: [any Plugin].self) { r in await StorePlugin(api: r.resolve()) }`.
@@ -359,6 +336,6 @@ extension Resolver.Registrar {
     public func callAsFunction<Element>(into list: [Element].Type, name: Resolver.Name? = .none,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryAsyncResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.registerElement(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false, nil, .element)
     }
 }

@@ -171,28 +171,35 @@ extension ResolverRegistration {
     @usableFromInline
     func addContext(_ context: RegistrationContext, _ factory: @escaping ResolverFactoryAnyArguments<Service>) {
         registry.write {
-            if case .test = context {
-                hasTestContext = true
-            }
-            let rank = context.fixedRank
-            if case .some(.none) = rank {
-                return
-            }
-            let contexts = self.contexts ?? RegistrationContexts(fallback: installedFactoryLocked ?? registeredFactory)
-            self.contexts = contexts
-            switch (context, rank) {
-            case (.argument(let argument), _):
-                contexts.arguments.append((argument, factory))
-            case (_, .some(.some(let rank))):
-                guard contexts.fixed.map({ rank < $0.rank }) ?? true else {
-                    return
-                }
-                contexts.fixed = (rank, factory)
-            default:
-                return
-            }
-            replaceFactoryLocked(contexts.combined())
+            addContextLocked(context, factory)
         }
+    }
+
+    /// `addContext`, holding the mutex (a key's declaration, before its
+    /// registration is published).
+    func addContextLocked(_ context: RegistrationContext, _ factory: @escaping ResolverFactoryAnyArguments<Service>) {
+        registry.assertLocked()
+        if case .test = context {
+            hasTestContext = true
+        }
+        let rank = context.fixedRank
+        if case .some(.none) = rank {
+            return
+        }
+        let contexts = self.contexts ?? RegistrationContexts(fallback: installedFactoryLocked ?? registeredFactory)
+        self.contexts = contexts
+        switch (context, rank) {
+        case (.argument(let argument), _):
+            contexts.arguments.append((argument, factory))
+        case (_, .some(.some(let rank))):
+            guard contexts.fixed.map({ rank < $0.rank }) ?? true else {
+                return
+            }
+            contexts.fixed = (rank, factory)
+        default:
+            return
+        }
+        replaceFactoryLocked(contexts.combined())
     }
 
     /// Whether a context's factory is the one a build uses now (an async

@@ -238,7 +238,7 @@ extension Resolver {
                                                     fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, RegistrationSite(fileID, line), .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+        register(nil, name, RegistrationSite(fileID, line), .taking(resolver: factory),
                  MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
@@ -254,7 +254,7 @@ extension Resolver {
                                                     fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, RegistrationSite(fileID, line), .mainActorTyped(factory), false, ArgumentList(first, repeat (each B).self))
+        register(nil, name, RegistrationSite(fileID, line), .onMainActor(resolver: factory), false, ArgumentList(first, repeat (each B).self))
     }
 
     /// Registers an async factory of typed arguments, in `main`:
@@ -270,35 +270,9 @@ extension Resolver {
                                                     fileID: StaticString = #fileID, line: UInt = #line,
                                                     factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        register(nil, name, RegistrationSite(fileID, line), .asyncTyped(factory), false, ArgumentList(first, repeat (each B).self))
+        register(nil, name, RegistrationSite(fileID, line), .awaiting(resolver: factory), false, ArgumentList(first, repeat (each B).self))
     }
 
-    /// The funnel every `register` calls: stores a new registration made at
-    /// `site`, with `factory` (of the typed argument list `arguments`, if any) and the
-    /// default scope in `container` (nil: `main`), under one lock pair. The
-    /// registration it replaces is retired, and released after unlocking.
-    @inlinable
-    static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
-                                  _ factory: ResolverRegistration<Service>.Factory,
-                                  _ registeredOnMainActor: Bool, _ arguments: ArgumentList? = nil) -> ResolverOptions<Service> {
-        let (registration, target, rc) = registry.write {
-            let target = container ?? registry.main
-            let registration = newRegistration(name: name, scope: registry.defaultScope ?? .graph, factory: factory,
-                                               registeredOnMainActor: registeredOnMainActor, arguments: arguments,
-                                               site: site)
-            return (registration, target, target.putLocked(registration, typeID: registration.typeID, name: name))
-        }
-        if StrictTest.isActiveAnywhere {
-            StrictTest.noteRegistered(registration)
-        }
-        if rc != 0 {
-            registry.reportRecoverable(outOfMemoryRegistering: Service.self, name, rc)
-        }
-        if arguments != nil {
-            registration.checkArgumentsCanBeCachedInItsScope()
-        }
-        return ResolverOptions(registration: registration, container: target)
-    }
 }
 
 extension Resolver.Registrar {
@@ -480,7 +454,7 @@ extension Resolver.Registrar {
                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, RegistrationSite(fileID, line), .typed(ResolverRegistration<Service>.TypedFactoryOf(factory)),
+        Resolver.register(container, name, RegistrationSite(fileID, line), .taking(resolver: factory),
                           MainActorCheck.isMainActor(isolation), ArgumentList(first, repeat (each B).self))
     }
 
@@ -495,7 +469,7 @@ extension Resolver.Registrar {
                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping @MainActor (_ resolver: Resolver, _ first: A, _ rest: repeat each B) -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, RegistrationSite(fileID, line), .mainActorTyped(factory), false,
+        Resolver.register(container, name, RegistrationSite(fileID, line), .onMainActor(resolver: factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 
@@ -510,7 +484,7 @@ extension Resolver.Registrar {
                                                    fileID: StaticString = #fileID, line: UInt = #line,
                                                    factory: @escaping (_ resolver: Resolver, _ first: A, _ rest: repeat each B) async -> Service?)
         -> ResolverOptions<Service> {
-        Resolver.register(container, name, RegistrationSite(fileID, line), .asyncTyped(factory), false,
+        Resolver.register(container, name, RegistrationSite(fileID, line), .awaiting(resolver: factory), false,
                           ArgumentList(first, repeat (each B).self))
     }
 }

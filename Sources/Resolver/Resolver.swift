@@ -230,7 +230,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service {
-        if let service: Service = resolveService(in: nil, name: name, arguments: .none) {
+        if let service: Service = resolve(name?.key, in: nil, .none, SynchronousPath<Service>.self) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -248,7 +248,7 @@ public final class Resolver: @unchecked Sendable {
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service {
-        if let service: Service = withArguments(args, { resolveService(in: nil, name: name, arguments: $0) }) {
+        if let service: Service = withArguments(args, { resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self) }) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -263,7 +263,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service {
-        if let service: Service = Resolver.resolveService(in: self, name: name, arguments: .none) {
+        if let service: Service = Resolver.resolve(name?.key, in: self, .none, SynchronousPath<Service>.self) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -281,7 +281,7 @@ public final class Resolver: @unchecked Sendable {
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service {
-        if let service: Service = withArguments(args, { Resolver.resolveService(in: self, name: name, arguments: $0) }) {
+        if let service: Service = withArguments(args, { Resolver.resolve(name?.key, in: self, $0, SynchronousPath<Service>.self) }) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -295,7 +295,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service? {
-        resolveService(in: nil, name: name, arguments: .none)
+        resolve(name?.key, in: nil, .none, SynchronousPath<Service>.self)
     }
 
     /// Resolves a `Service` from `root` with `args`, or nil where `resolve`
@@ -309,7 +309,7 @@ public final class Resolver: @unchecked Sendable {
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service? {
-        withArguments(args) { resolveService(in: nil, name: name, arguments: $0) }
+        withArguments(args) { resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self) }
     }
 
     /// Resolves a `Service` from this container (and its children), or nil
@@ -321,7 +321,7 @@ public final class Resolver: @unchecked Sendable {
     ///     the unnamed registration.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service? {
-        Resolver.resolveService(in: self, name: name, arguments: .none)
+        Resolver.resolve(name?.key, in: self, .none, SynchronousPath<Service>.self)
     }
 
     /// Resolves a `Service` from this container (and its children) with
@@ -335,7 +335,7 @@ public final class Resolver: @unchecked Sendable {
     ///     `[String: Any?]` dictionary read by key.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service? {
-        withArguments(args) { Resolver.resolveService(in: self, name: name, arguments: $0) }
+        withArguments(args) { Resolver.resolve(name?.key, in: self, $0, SynchronousPath<Service>.self) }
     }
 
     // MARK: - Typed arguments
@@ -365,7 +365,7 @@ public final class Resolver: @unchecked Sendable {
     public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A, _ rest: repeat each B) -> Service {
         if let service: Service = withTypedArguments(first, repeat each rest, body: {
-            resolveService(in: nil, name: name, arguments: $0)
+            resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self)
         }) {
             return service
         }
@@ -381,7 +381,7 @@ public final class Resolver: @unchecked Sendable {
     @_disfavoredOverload
     public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                     arguments first: A, _ rest: repeat each B) -> Service? {
-        withTypedArguments(first, repeat each rest, body: { resolveService(in: nil, name: name, arguments: $0) })
+        withTypedArguments(first, repeat each rest, body: { resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self) })
     }
 
     /// Resolves a `Service` registered with typed arguments from this
@@ -394,7 +394,7 @@ public final class Resolver: @unchecked Sendable {
     public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                   arguments first: A, _ rest: repeat each B) -> Service {
         if let service: Service = withTypedArguments(first, repeat each rest, body: {
-            Resolver.resolveService(in: self, name: name, arguments: $0)
+            Resolver.resolve(name?.key, in: self, $0, SynchronousPath<Service>.self)
         }) {
             return service
         }
@@ -410,6 +410,6 @@ public final class Resolver: @unchecked Sendable {
     @_disfavoredOverload
     public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                    arguments first: A, _ rest: repeat each B) -> Service? {
-        withTypedArguments(first, repeat each rest, body: { Resolver.resolveService(in: self, name: name, arguments: $0) })
+        withTypedArguments(first, repeat each rest, body: { Resolver.resolve(name?.key, in: self, $0, SynchronousPath<Service>.self) })
     }
 }

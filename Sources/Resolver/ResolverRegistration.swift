@@ -162,6 +162,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     }
 
     /// The scope (under the registry mutex).
+    @usableFromInline
     var scope: ResolverScope {
         registry.withLock { scopeStorage }
     }

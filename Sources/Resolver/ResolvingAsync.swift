@@ -86,7 +86,7 @@ extension Resolver {
     public static func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                         arguments first: A, _ rest: repeat each B) async -> Service {
         if let service: Service = await resolveServiceAsync(in: nil, name: name,
-                                                            boxed: TypedArgumentsBox(first, repeat each rest)) {
+                                                            boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest)) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -100,7 +100,7 @@ extension Resolver {
     nonisolated(nonsending)
     public static func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                          arguments first: A, _ rest: repeat each B) async -> Service? {
-        await resolveServiceAsync(in: nil, name: name, boxed: TypedArgumentsBox(first, repeat each rest))
+        await resolveServiceAsync(in: nil, name: name, boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
     }
 
     /// Resolves a `Service` registered with typed arguments from this
@@ -113,7 +113,7 @@ extension Resolver {
     public final func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                        arguments first: A, _ rest: repeat each B) async -> Service {
         if let service: Service = await Resolver.resolveServiceAsync(in: self, name: name,
-                                                                     boxed: TypedArgumentsBox(first, repeat each rest)) {
+                                                                     boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest)) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -126,6 +126,6 @@ extension Resolver {
     nonisolated(nonsending)
     public final func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                         arguments first: A, _ rest: repeat each B) async -> Service? {
-        await Resolver.resolveServiceAsync(in: self, name: name, boxed: TypedArgumentsBox(first, repeat each rest))
+        await Resolver.resolveServiceAsync(in: self, name: name, boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
     }
 }

@@ -98,7 +98,7 @@ public struct ResolverKey<Service, each Argument> {
                 _ factory: @escaping (repeat each Argument) -> Service) {
         self.init(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, plain: factory)
+            KeyDeclaring.offer(site, Service.self, repeat (each Argument).self) { .taking(arguments: factory) }
         }
     }
 
@@ -116,7 +116,7 @@ public struct ResolverKey<Service, each Argument> {
                 _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
         self.init(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, withResolver: factory)
+            KeyDeclaring.offer(site, Service.self, repeat (each Argument).self) { .taking(resolver: factory) }
         }
     }
 
@@ -138,7 +138,7 @@ public struct ResolverKey<Service, each Argument> {
                 mainActor factory: @escaping @MainActor (repeat each Argument) -> Service) {
         self.init(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, mainActorPlain: factory)
+            KeyDeclaring.offer(site, Service.self, repeat (each Argument).self) { .onMainActor(arguments: factory) }
         }
     }
 
@@ -156,7 +156,7 @@ public struct ResolverKey<Service, each Argument> {
                 mainActor factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         self.init(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, mainActorWithResolver: factory)
+            KeyDeclaring.offer(site, Service.self, repeat (each Argument).self) { .onMainActor(resolver: factory) }
         }
     }
 
@@ -178,7 +178,7 @@ public struct ResolverKey<Service, each Argument> {
                 _ factory: @escaping (repeat each Argument) async -> Service) {
         self.init(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, asyncPlain: factory)
+            KeyDeclaring.offer(site, Service.self, repeat (each Argument).self) { .awaiting(arguments: factory) }
         }
     }
 
@@ -196,7 +196,7 @@ public struct ResolverKey<Service, each Argument> {
                 _ factory: @escaping (Resolver, repeat each Argument) async -> Service) {
         self.init(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, asyncWithResolver: factory)
+            KeyDeclaring.offer(site, Service.self, repeat (each Argument).self) { .awaiting(resolver: factory) }
         }
     }
 
@@ -218,7 +218,7 @@ public struct ResolverKey<Service, each Argument> {
                                 name: StaticString = #function) -> ResolverKey {
         let key = ResolverKey(site: KeySite(fileID, line, name))
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offerPromise(key.site)
+            KeyDeclaring.offerPromise(key.site, repeat (each Argument).self)
         }
         return key
     }
@@ -248,7 +248,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onTest(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.test, .plain(factory)) }
+        adding(.test) { Resolver.anyArgumentsForm(arguments: factory) }
     }
 
     /// Under a test runner, resolves with `factory`, given the container.
@@ -257,7 +257,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onTest(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.test, .withResolver(factory)) }
+        adding(.test) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
     /// For Xcode's previews, resolves with `factory` instead (as a
@@ -267,7 +267,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onPreview(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.preview, .plain(factory)) }
+        adding(.preview) { Resolver.anyArgumentsForm(arguments: factory) }
     }
 
     /// For Xcode's previews, resolves with `factory`, given the container.
@@ -276,7 +276,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onPreview(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.preview, .withResolver(factory)) }
+        adding(.preview) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
     /// When the app was launched with `argument`, resolves with `factory`
@@ -288,7 +288,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.argument(argument), .plain(factory)) }
+        adding(.argument(argument)) { Resolver.anyArgumentsForm(arguments: factory) }
     }
 
     /// When the app was launched with `argument`, resolves with `factory`,
@@ -300,7 +300,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.argument(argument), .withResolver(factory)) }
+        adding(.argument(argument)) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
     /// In a debug build of the app, resolves with `factory` instead (as a
@@ -310,7 +310,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onDebug(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.debug, .plain(factory)) }
+        adding(.debug) { Resolver.anyArgumentsForm(arguments: factory) }
     }
 
     /// In a debug build of the app, resolves with `factory`, given the
@@ -320,7 +320,7 @@ public struct ResolverKey<Service, each Argument> {
     @inlinable
     @inline(__always)
     public func onDebug(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
-        adding { KeyContext(.debug, .withResolver(factory)) }
+        adding(.debug) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
     /// Lets strict tests use the key's default factory though the test did
@@ -338,9 +338,9 @@ public struct ResolverKey<Service, each Argument> {
     /// Hands a context to the declaration this thread is taking, if any.
     @inlinable
     @inline(__always)
-    func adding(_ context: () -> KeyContext) -> ResolverKey {
+    func adding(_ context: RegistrationContext, _ factory: () -> ResolverFactoryAnyArguments<Service>) -> ResolverKey {
         if KeyDeclaring.isDeclaring {
-            KeyDeclaring.offer(site, context: context)
+            KeyDeclaring.offer(site, context: context, factory: factory)
         }
         return self
     }

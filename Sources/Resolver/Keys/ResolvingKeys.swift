@@ -22,17 +22,10 @@ extension Resolver {
     @inlinable
     @inline(__always)
     public static func resolve<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch resolveKeyService(site, Service.self, in: nil) {
-            case .resolved(let service?):
-                return service
-            case .resolved(nil):
-                keyNotResolved(site, Service.self, in: nil)
-            case .undeclared:
-                declareKey(key, site)
-            }
+        if let service = keyed(key, in: nil, SynchronousPath<Service>.self) {
+            return service
         }
+        keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
     /// Resolves the service of a key with arguments from `root`, passing
@@ -48,17 +41,10 @@ extension Resolver {
     @inline(__always)
     public static func resolve<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch resolveKeyService(site, Service.self, in: nil, arguments: first, repeat each rest) {
-            case .resolved(let service?):
-                return service
-            case .resolved(nil):
-                keyNotResolved(site, Service.self, in: nil)
-            case .undeclared:
-                declareKey(key, site)
-            }
+        if let service = keyed(key, in: nil, SynchronousPath<Service>.self, first, repeat each rest) {
+            return service
         }
+        keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
     /// Resolves the service of a key from this container (and its
@@ -68,17 +54,10 @@ extension Resolver {
     @inlinable
     @inline(__always)
     public final func resolve<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.resolveKeyService(site, Service.self, in: self) {
-            case .resolved(let service?):
-                return service
-            case .resolved(nil):
-                Resolver.keyNotResolved(site, Service.self, in: self)
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
+        if let service = Resolver.keyed(key, in: self, SynchronousPath<Service>.self) {
+            return service
         }
+        Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
     /// Resolves the service of a key with arguments from this container (and
@@ -92,17 +71,10 @@ extension Resolver {
     @inline(__always)
     public final func resolve<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: first, repeat each rest) {
-            case .resolved(let service?):
-                return service
-            case .resolved(nil):
-                Resolver.keyNotResolved(site, Service.self, in: self)
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
+        if let service = Resolver.keyed(key, in: self, SynchronousPath<Service>.self, first, repeat each rest) {
+            return service
         }
+        Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
     /// Resolves the service of a key from `root`, or nil where `resolve`
@@ -112,15 +84,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     public static func optional<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch resolveKeyService(site, Service.self, in: nil) {
-            case .resolved(let service):
-                return service
-            case .undeclared:
-                declareKey(key, site)
-            }
-        }
+        keyed(key, in: nil, SynchronousPath<Service>.self)
     }
 
     /// Resolves the service of a key with arguments from `root`, or nil
@@ -134,15 +98,7 @@ extension Resolver {
     @inline(__always)
     public static func optional<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch resolveKeyService(site, Service.self, in: nil, arguments: first, repeat each rest) {
-            case .resolved(let service):
-                return service
-            case .undeclared:
-                declareKey(key, site)
-            }
-        }
+        keyed(key, in: nil, SynchronousPath<Service>.self, first, repeat each rest)
     }
 
     /// Resolves the service of a key from this container (and its
@@ -153,15 +109,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     public final func optional<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.resolveKeyService(site, Service.self, in: self) {
-            case .resolved(let service):
-                return service
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
-        }
+        Resolver.keyed(key, in: self, SynchronousPath<Service>.self)
     }
 
     /// Resolves the service of a key with arguments from this container,
@@ -175,15 +123,7 @@ extension Resolver {
     @inline(__always)
     public final func optional<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.resolveKeyService(site, Service.self, in: self, arguments: first, repeat each rest) {
-            case .resolved(let service):
-                return service
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
-        }
+        Resolver.keyed(key, in: self, SynchronousPath<Service>.self, first, repeat each rest)
     }
 
     /// Resolves the service of a key from `root` in async code, whatever
@@ -196,22 +136,10 @@ extension Resolver {
     @inline(__always)
     nonisolated(nonsending)
     public static func resolveAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch startKeyServiceAsync(site, Service.self, in: nil) {
-            case .resolved(.done(let service?)):
-                return service
-            case .resolved(.done(nil)):
-                keyNotResolved(site, Service.self, in: nil)
-            case .resolved(.pending(let pending)):
-                if let service = await pending.finish(boxedKeyArguments()) {
-                    return service
-                }
-                keyNotResolved(site, Service.self, in: nil)
-            case .undeclared:
-                declareKey(key, site)
-            }
+        if let service = await finish(keyed(key, in: nil, AsyncStartPath<Service>.self)) {
+            return service
         }
+        keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
     /// Resolves the service of a key with arguments from `root` in async
@@ -226,22 +154,10 @@ extension Resolver {
     nonisolated(nonsending)
     public static func resolveAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) async -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch startKeyServiceAsync(site, Service.self, in: nil, arguments: first, repeat each rest) {
-            case .resolved(.done(let service?)):
-                return service
-            case .resolved(.done(nil)):
-                keyNotResolved(site, Service.self, in: nil)
-            case .resolved(.pending(let pending)):
-                if let service = await pending.finish(boxedKeyArguments(first, repeat each rest)) {
-                    return service
-                }
-                keyNotResolved(site, Service.self, in: nil)
-            case .undeclared:
-                declareKey(key, site)
-            }
+        if let service = await optionalAsync(key, arguments: first, repeat each rest) {
+            return service
         }
+        keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
     /// Resolves the service of a key from this container in async code
@@ -252,22 +168,10 @@ extension Resolver {
     @inline(__always)
     nonisolated(nonsending)
     public final func resolveAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.startKeyServiceAsync(site, Service.self, in: self) {
-            case .resolved(.done(let service?)):
-                return service
-            case .resolved(.done(nil)):
-                Resolver.keyNotResolved(site, Service.self, in: self)
-            case .resolved(.pending(let pending)):
-                if let service = await pending.finish(Resolver.boxedKeyArguments()) {
-                    return service
-                }
-                Resolver.keyNotResolved(site, Service.self, in: self)
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
+        if let service = await Resolver.finish(Resolver.keyed(key, in: self, AsyncStartPath<Service>.self)) {
+            return service
         }
+        Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
     /// Resolves the service of a key with arguments from this container in
@@ -282,22 +186,10 @@ extension Resolver {
     nonisolated(nonsending)
     public final func resolveAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) async -> Service {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.startKeyServiceAsync(site, Service.self, in: self, arguments: first, repeat each rest) {
-            case .resolved(.done(let service?)):
-                return service
-            case .resolved(.done(nil)):
-                Resolver.keyNotResolved(site, Service.self, in: self)
-            case .resolved(.pending(let pending)):
-                if let service = await pending.finish(Resolver.boxedKeyArguments(first, repeat each rest)) {
-                    return service
-                }
-                Resolver.keyNotResolved(site, Service.self, in: self)
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
+        if let service = await optionalAsync(key, arguments: first, repeat each rest) {
+            return service
         }
+        Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
     /// Resolves the service of a key from `root` in async code, or nil
@@ -308,17 +200,7 @@ extension Resolver {
     @inline(__always)
     nonisolated(nonsending)
     public static func optionalAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch startKeyServiceAsync(site, Service.self, in: nil) {
-            case .resolved(.done(let service)):
-                return service
-            case .resolved(.pending(let pending)):
-                return await pending.finish(boxedKeyArguments())
-            case .undeclared:
-                declareKey(key, site)
-            }
-        }
+        await finish(keyed(key, in: nil, AsyncStartPath<Service>.self))
     }
 
     /// Resolves the service of a key with arguments from `root` in async
@@ -333,16 +215,13 @@ extension Resolver {
     nonisolated(nonsending)
     public static func optionalAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) async -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch startKeyServiceAsync(site, Service.self, in: nil, arguments: first, repeat each rest) {
-            case .resolved(.done(let service)):
-                return service
-            case .resolved(.pending(let pending)):
-                return await pending.finish(boxedKeyArguments(first, repeat each rest))
-            case .undeclared:
-                declareKey(key, site)
-            }
+        switch keyed(key, in: nil, AsyncStartPath<Service>.self, first, repeat each rest) {
+        case .done(let service):
+            return service
+        case .pending(let pending):
+            // Boxed by synchronous code: Swift 6.3.1 frees an async callee's
+            // argument pack out of order (DESIGN.md, W3).
+            return await pending.finish(TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
         }
     }
 
@@ -354,17 +233,7 @@ extension Resolver {
     @inline(__always)
     nonisolated(nonsending)
     public final func optionalAsync<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) async -> Service? {
-        let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.startKeyServiceAsync(site, Service.self, in: self) {
-            case .resolved(.done(let service)):
-                return service
-            case .resolved(.pending(let pending)):
-                return await pending.finish(Resolver.boxedKeyArguments())
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
-        }
+        await Resolver.finish(Resolver.keyed(key, in: self, AsyncStartPath<Service>.self))
     }
 
     /// Resolves the service of a key with arguments from this container in
@@ -379,16 +248,47 @@ extension Resolver {
     nonisolated(nonsending)
     public final func optionalAsync<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
         arguments first: A, _ rest: repeat each B) async -> Service? {
+        switch Resolver.keyed(key, in: self, AsyncStartPath<Service>.self, first, repeat each rest) {
+        case .done(let service):
+            return service
+        case .pending(let pending):
+            return await pending.finish(TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
+        }
+    }
+
+    /// A key's resolve from `container` (nil: `root`) along `path`.
+    @inlinable
+    @inline(__always)
+    static func keyed<Service, Path: ResolvePath>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>, in container: Resolver?,
+                                                 _ path: Path.Type) -> Path.Result where Path.Service == Service {
         let site = ResolverKeys()[keyPath: key].site
-        while true {
-            switch Resolver.startKeyServiceAsync(site, Service.self, in: self, arguments: first, repeat each rest) {
-            case .resolved(.done(let service)):
-                return service
-            case .resolved(.pending(let pending)):
-                return await pending.finish(Resolver.boxedKeyArguments(first, repeat each rest))
-            case .undeclared:
-                Resolver.declareKey(key, site)
-            }
+        return resolveKey(site, in: container, .none, path) { declareKey(key, declaredAt: site) }
+    }
+
+    /// A resolve of a key with arguments from `container` (nil: `root`)
+    /// along `path`, passing them as `resolve(_:arguments:)` does.
+    @inlinable
+    @inline(__always)
+    static func keyed<Service, A, each B, Path: ResolvePath>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
+                                                            in container: Resolver?, _ path: Path.Type,
+                                                            _ first: A, _ rest: repeat each B) -> Path.Result
+        where Path.Service == Service {
+        let site = ResolverKeys()[keyPath: key].site
+        return withTypedArguments(first, repeat each rest) { arguments in
+            resolveKey(site, in: container, arguments, path) { declareKey(key, declaredAt: site) }
+        }
+    }
+
+    /// The end of a key's `resolveAsync` without arguments: a main-actor or
+    /// async registration awaited.
+    @inlinable
+    nonisolated(nonsending)
+    static func finish<Service>(_ step: AsyncStep<Service>) async -> Service? {
+        switch step {
+        case .done(let service):
+            return service
+        case .pending(let pending):
+            return await pending.finish(nil)
         }
     }
 
@@ -419,8 +319,7 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         factory: @escaping (repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        registerKey(declaredKey(key), .plain(factory), Service.self, repeat (each Argument).self, in: nil,
-                    RegistrationSite(fileID, line))
+        overrideKey(key, .taking(arguments: factory), in: nil, RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key, given the resolving container,
@@ -438,8 +337,7 @@ extension Resolver {
                                                         fileID: StaticString = #fileID, line: UInt = #line,
                                                         factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        registerKey(declaredKey(key), .withResolver(factory), Service.self, repeat (each Argument).self, in: nil,
-                    RegistrationSite(fileID, line))
+        overrideKey(key, .taking(resolver: factory), in: nil, RegistrationSite(fileID, line))
     }
 }
 
@@ -460,8 +358,7 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        factory: @escaping (repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        Resolver.registerKey(Resolver.declaredKey(key), .plain(factory), Service.self, repeat (each Argument).self,
-                             in: container, RegistrationSite(fileID, line))
+        Resolver.overrideKey(key, .taking(arguments: factory), in: container, RegistrationSite(fileID, line))
     }
 
     /// Registers another factory for a key in this container, given the
@@ -479,8 +376,7 @@ extension Resolver.Registrar {
                                                        fileID: StaticString = #fileID, line: UInt = #line,
                                                        factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverOptions<Service> {
-        Resolver.registerKey(Resolver.declaredKey(key), .withResolver(factory), Service.self, repeat (each Argument).self,
-                             in: container, RegistrationSite(fileID, line))
+        Resolver.overrideKey(key, .taking(resolver: factory), in: container, RegistrationSite(fileID, line))
     }
 }
 

@@ -95,22 +95,22 @@ func withCarriedArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Re
     return withArguments(args, body)
 }
 
-/// What a call's typed arguments are: their list's type `(A, repeat each B)`,
-/// the values (pointers into the caller's frame), and the operations that
-/// know their types (no closure: nothing is allocated per call).
+/// What a call's typed arguments are: their list's type `(A, repeat each B)`
+/// (a key's: its pack), a pointer to the tuple of their values in the
+/// caller's frame, and the operations that know their types (no closure:
+/// nothing is allocated per call). One form for `resolve(_:arguments:)`
+/// and keys alike.
 @frozen
 @usableFromInline
 struct TypedArgumentsHeader {
     @usableFromInline let types: Any.Type
-    @usableFromInline let first: UnsafeRawPointer
-    @usableFromInline let rest: UnsafeRawPointer
+    @usableFromInline let values: UnsafeRawPointer
     @usableFromInline let operations: any TypedArgumentsOperations.Type
 
     @inlinable
-    init(types: Any.Type, first: UnsafeRawPointer, rest: UnsafeRawPointer, operations: any TypedArgumentsOperations.Type) {
+    init(types: Any.Type, values: UnsafeRawPointer, operations: any TypedArgumentsOperations.Type) {
         self.types = types
-        self.first = first
-        self.rest = rest
+        self.values = values
         self.operations = operations
     }
 
@@ -136,28 +136,24 @@ protocol TypedArgumentsOperations {
     static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]?
 }
 
-/// The operations of the argument list `(A, repeat each B)`.
+/// The operations of the argument list `(repeat each Argument)`.
 @frozen
 @usableFromInline
-struct TypedArgumentsOf<A, each B>: TypedArgumentsOperations {
+struct TypedArgumentsOf<each Argument>: TypedArgumentsOperations {
     @inlinable
-    static func first(_ header: TypedArgumentsHeader) -> A {
-        header.first.assumingMemoryBound(to: A.self).pointee
-    }
-
-    @inlinable
-    static func rest(_ header: TypedArgumentsHeader) -> (repeat each B) {
-        header.rest.assumingMemoryBound(to: (repeat each B).self).pointee
+    @inline(__always)
+    static func values(_ header: TypedArgumentsHeader) -> (repeat each Argument) {
+        header.values.assumingMemoryBound(to: (repeat each Argument).self).pointee
     }
 
     @usableFromInline
     static func box(_ header: TypedArgumentsHeader) -> Any {
-        TypedArgumentsBox<A, repeat each B>(first(header), repeat each rest(header))
+        TypedArgumentsBox<repeat each Argument>(repeat each values(header))
     }
 
     @usableFromInline
     static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]? {
-        argumentsKey(first(header), repeat each rest(header))
+        argumentsKey(repeat each values(header))
     }
 }
 
@@ -167,20 +163,21 @@ func describeArgumentTypes(_ types: Any.Type) -> String {
     return text.hasPrefix("(") ? text : "(" + text + ")"
 }
 
-/// Calls `body` with typed arguments, kept on the caller's stack.
+/// Calls `body` with typed arguments, kept on the caller's stack. The
+/// closures see `A` and `B` apart, and the header's types are made inside
+/// them: Swift 6.3.1's release IRGen crashes ("visitPackExplosion") on a
+/// closure whose generic arguments include the pack `A, repeat each B`
+/// (DESIGN.md, W2).
 @inlinable
 @inline(__always)
 func withTypedArguments<A, each B, Result>(_ first: A, _ rest: repeat each B,
                                           body: (ArgumentsPointer) -> Result) -> Result {
-    let restValues = (repeat each rest)
-    return withUnsafePointer(to: first) { firstPointer in
-        withUnsafePointer(to: restValues) { restPointer in
-            let header = TypedArgumentsHeader(types: (A, repeat each B).self, first: UnsafeRawPointer(firstPointer),
-                                              rest: UnsafeRawPointer(restPointer),
-                                              operations: TypedArgumentsOf<A, repeat each B>.self)
-            return withUnsafePointer(to: header) { headerPointer in
-                body(ArgumentsPointer(raw: UnsafeRawPointer(bitPattern: UInt(bitPattern: headerPointer) | 1)))
-            }
+    let values = (first, repeat each rest)
+    return withUnsafePointer(to: values) { valuesPointer in
+        let header = TypedArgumentsHeader(types: (A, repeat each B).self, values: UnsafeRawPointer(valuesPointer),
+                                          operations: TypedArgumentsOf<A, repeat each B>.self)
+        return withUnsafePointer(to: header) { headerPointer in
+            body(ArgumentsPointer(raw: UnsafeRawPointer(bitPattern: UInt(bitPattern: headerPointer) | 1)))
         }
     }
 }
@@ -199,50 +196,55 @@ protocol TypedArgumentsBoxing {
 
 /// The values of typed arguments, kept by reference.
 @usableFromInline
-final class TypedArgumentsBox<A, each B>: TypedArgumentsBoxing, @unchecked Sendable {
-    @usableFromInline let first: A
-    @usableFromInline let rest: (repeat each B)
+final class TypedArgumentsBox<each Argument>: TypedArgumentsBoxing, @unchecked Sendable {
+    @usableFromInline let values: (repeat each Argument)
 
     @usableFromInline
-    init(_ first: A, _ rest: repeat each B) {
-        self.first = first
-        self.rest = (repeat each rest)
+    init(_ values: repeat each Argument) {
+        self.values = (repeat each values)
     }
 
     @usableFromInline
     func withArguments<Result>(_ body: (ArgumentsPointer) -> Result) -> Result {
-        withTypedArguments(first, repeat each rest, body: body)
+        withUnsafePointer(to: values) { valuesPointer in
+            let header = TypedArgumentsHeader(types: (repeat each Argument).self, values: UnsafeRawPointer(valuesPointer),
+                                              operations: TypedArgumentsOf<repeat each Argument>.self)
+            return withUnsafePointer(to: header) { headerPointer in
+                body(ArgumentsPointer(raw: UnsafeRawPointer(bitPattern: UInt(bitPattern: headerPointer) | 1)))
+            }
+        }
     }
 
     @usableFromInline
     var hashableKey: [AnyHashable]? {
-        argumentsKey(first, repeat each rest)
+        argumentsKey(repeat each values)
     }
 
     @usableFromInline
     var types: Any.Type {
-        (A, repeat each B).self
+        (repeat each Argument).self
     }
 }
 
 /// Each value as `AnyHashable`, or nil when one of them is not `Hashable`:
 /// the key of a typed call's instance in a caching scope.
-func argumentsKey<A, each B>(_ first: A, _ rest: repeat each B) -> [AnyHashable]? {
-    guard let head = first as? any Hashable else { return nil }
-    var key = [AnyHashable(head)]
-    for value in repeat each rest {
+@usableFromInline
+func argumentsKey<each Argument>(_ values: repeat each Argument) -> [AnyHashable]? {
+    var key: [AnyHashable] = []
+    for value in repeat each values {
         guard let hashable = value as? any Hashable else { return nil }
         key.append(AnyHashable(hashable))
     }
     return key
 }
 
-/// Whether every type of the list is `Hashable`.
-@usableFromInline
-func argumentTypesAreHashable<A, each B>(_ first: A.Type, _ rest: repeat (each B).Type) -> Bool {
-    guard A.self is any Hashable.Type else { return false }
-    for type in repeat each rest {
-        guard type is any Hashable.Type else { return false }
+/// How many types are in a pack (a constant once specialized).
+@inlinable
+@inline(__always)
+func argumentCount<each Argument>(_ types: repeat (each Argument).Type) -> Int {
+    var count = 0
+    for _ in repeat each types {
+        count += 1
     }
-    return true
+    return count
 }

@@ -5,9 +5,9 @@
 // cross an actor hop or a suspension), and the check that a call's list is
 // the registration's.
 
-/// A registration's typed argument list: its type `(A, repeat each B)` and
-/// whether every element is `Hashable` (a caching scope keeps one instance
-/// per list, so it must be).
+/// A registration's typed argument list: its type `(A, repeat each B)` (a
+/// key's: its pack) and whether every element is `Hashable` (a caching scope
+/// keeps one instance per list, so it must be).
 @frozen
 @usableFromInline
 struct ArgumentList: @unchecked Sendable {
@@ -15,9 +15,21 @@ struct ArgumentList: @unchecked Sendable {
     @usableFromInline let hashable: Bool
 
     @inlinable
-    init<A, each B>(_ first: A.Type, _ rest: repeat (each B).Type) {
-        types = (A, repeat each B).self
-        hashable = argumentTypesAreHashable(first, repeat each rest)
+    init<each Argument>(_ types: repeat (each Argument).Type) {
+        self.types = (repeat each Argument).self
+        var hashable = true
+        for type in repeat each types {
+            if !(type is any Hashable.Type) {
+                hashable = false
+            }
+        }
+        self.hashable = hashable
+    }
+
+    /// The list of a pack, nil when it is empty (a key without arguments).
+    @inlinable
+    static func of<each Argument>(_ types: repeat (each Argument).Type) -> ArgumentList? {
+        argumentCount(repeat (each Argument).self) == 0 ? nil : ArgumentList(repeat (each Argument).self)
     }
 
     /// The identity a call's list is compared with.
@@ -62,46 +74,52 @@ extension ResolverRegistration {
         }
     }
 
-    /// The factory of the list `(A, repeat each B)`.
+    /// The factory of the list `(repeat each Argument)`: `register(arguments:)`'s
+    /// (`(A, repeat each B)`) and a key's alike.
     @usableFromInline
-    final class TypedFactoryOf<A, each B>: TypedFactory {
-        @usableFromInline let factory: (Resolver, A, repeat each B) -> Service?
-        /// `factory`, reading the values from a call's frame: made where
-        /// `register` is specialized for the list, so that a resolve runs no
-        /// generic code for it.
+    final class TypedFactoryOf<each Argument>: TypedFactory {
+        /// The factory, reading the values from a call's frame: made where
+        /// `register` (or a key's resolve) is specialized for the list, so
+        /// that a resolve runs no generic code for it.
         @usableFromInline let call: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
-        @usableFromInline let types: Any.Type
+        /// The factory of the values boxed (`update(factory:)`, contexts).
+        @usableFromInline let boxed: ResolverFactoryAnyArguments<Service>
 
         @inlinable
-        init(_ factory: @escaping (Resolver, A, repeat each B) -> Service?) {
-            self.factory = factory
-            call = { resolver, header in
-                factory(resolver, header.pointee.first.assumingMemoryBound(to: A.self).pointee,
-                        repeat each header.pointee.rest.assumingMemoryBound(to: (repeat each B).self).pointee)
+        init(_ factory: @escaping (Resolver, repeat each Argument) -> Service?) {
+            call = { resolver, header in factory(resolver, repeat each TypedArgumentsOf<repeat each Argument>.values(header.pointee)) }
+            boxed = { resolver, args in
+                factory(resolver, repeat each Resolver.unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self,
+                                                                  for: Service.self).values)
             }
-            types = (A, repeat each B).self
+        }
+
+        /// A key's factory, which takes the arguments alone.
+        @inlinable
+        init(plain factory: @escaping (repeat each Argument) -> Service?) {
+            call = { _, header in factory(repeat each TypedArgumentsOf<repeat each Argument>.values(header.pointee)) }
+            boxed = { _, args in
+                factory(repeat each Resolver.unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self,
+                                                        for: Service.self).values)
+            }
         }
 
         override func call(name: Resolver.Name?) -> Call {
-            Self.checkingList(types, name, call)
+            Self.checkingList((repeat each Argument).self, name, call)
         }
 
         override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
-            let factory = self.factory
-            return { resolver, args in
-                let box = ResolverRegistration.unbox(args, as: TypedArgumentsBox<A, repeat each B>.self, name)
-                return factory(resolver, box.first, repeat each box.rest)
-            }
+            boxed
         }
     }
 
-    /// `args` as the box of the list `(A, repeat each B)`, or a stop naming
-    /// the service, the registered list and what was passed.
-    static func unbox<A, each B>(_ args: Any?, as type: TypedArgumentsBox<A, repeat each B>.Type,
-                                 _ name: Resolver.Name?) -> TypedArgumentsBox<A, repeat each B> {
-        guard let box = args as? TypedArgumentsBox<A, repeat each B> else {
+    /// `args` as the box of the list `(repeat each Argument)`, or a stop
+    /// naming the service, the registered list and what was passed.
+    static func unbox<each Argument>(_ args: Any?, as type: TypedArgumentsBox<repeat each Argument>.Type,
+                                     _ name: Resolver.Name?) -> TypedArgumentsBox<repeat each Argument> {
+        guard let box = args as? TypedArgumentsBox<repeat each Argument> else {
             let passed = (args as? TypedArgumentsBoxing)?.types
-            argumentsMismatch(registered: (A, repeat each B).self, passed: passed, name: name, untyped: args != nil)
+            argumentsMismatch(registered: (repeat each Argument).self, passed: passed, name: name, untyped: args != nil)
         }
         return box
     }
@@ -156,37 +174,15 @@ extension ResolverRegistration {
     }
 }
 
-extension ResolverRegistration.Factory {
-    /// A `@MainActor` factory of typed arguments, stored as a main-actor
-    /// factory of boxed arguments.
-    @inlinable
-    static func mainActorTyped<A, each B>(_ factory: @escaping @MainActor (Resolver, A, repeat each B) -> Service?) -> Self {
-        .mainActor({ resolver, args in
-            let box = Resolver.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self, for: Service.self)
-            return factory(resolver, box.first, repeat each box.rest)
-        }, takesArguments: true)
-    }
-
-    /// An async factory of typed arguments, stored as an async factory of
-    /// boxed arguments.
-    @inlinable
-    static func asyncTyped<A, each B>(_ factory: @escaping (Resolver, A, repeat each B) async -> Service?) -> Self {
-        .async({ resolver, args in
-            let box = Resolver.unboxTyped(args, as: TypedArgumentsBox<A, repeat each B>.self, for: Service.self)
-            return await factory(resolver, box.first, repeat each box.rest)
-        }, takesArguments: true)
-    }
-}
-
 extension Resolver {
-    /// `unbox(_:as:_:)` for the factories above, which do not know the
+    /// `unbox(_:as:_:)` for the factories that do not know the
     /// registration's name (the resolve path has checked the list before).
     /// A static of a type that is not generic, so that the factories, which
     /// the app's code specializes, do not name the registration class
-    /// (`Resolver.newRegistration` says why).
+    /// (DESIGN.md, B2).
     @usableFromInline
-    static func unboxTyped<Service, A, each B>(_ args: Any?, as type: TypedArgumentsBox<A, repeat each B>.Type,
-                                               for service: Service.Type) -> TypedArgumentsBox<A, repeat each B> {
+    static func unboxTyped<Service, each Argument>(_ args: Any?, as type: TypedArgumentsBox<repeat each Argument>.Type,
+                                                   for service: Service.Type) -> TypedArgumentsBox<repeat each Argument> {
         ResolverRegistration<Service>.unbox(args, as: type, nil)
     }
 }

@@ -111,7 +111,9 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
                     switch part {
                     case .plain(let registration):
                         let request = ResolveRequest(key, from: container, arguments)
-                        if let base = ResolverRegistration<[Element]>.resolve(registration, request, section) {
+                        let scope = ResolverRegistration<[Element]>.scope(registration, from: container, section)
+                        if let base = ResolverRegistration<[Element]>.keptOrMade(registration, through: scope, request,
+                                                                                 section) {
                             list.append(contentsOf: base)
                         }
                     case .elements(let collection):
@@ -137,7 +139,9 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
             if Published.detours.load() != 0 {
                 GraphRecorder.recordResolve(of: Element.self, key)
             }
-            return ResolverRegistration<Element>.resolve(element, ResolveRequest(key, from: container, .none), section)
+            let request = ResolveRequest(key, from: container, .none)
+            let scope = ResolverRegistration<Element>.scope(element, from: container, section)
+            return ResolverRegistration<Element>.keptOrMade(element, through: scope, request, section)
         }
     }
 
@@ -221,15 +225,12 @@ extension ResolverRegistration {
                 return ReadSection.run { section -> AsyncStep<Service> in
                     let registration = UnownedReference(self)
                     let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
-                    let scope = ResolverRegistration.effectiveScope(registration, request.container, section)
-                    let kind = scope.read { $0.kind }
-                    if kind.keepsInstances,
-                       let entry = ResolverRegistration.cachedEntry(registration, scope, kind, key, section),
-                       let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) {
-                        return .done(service)
-                    }
+                    let scope = ResolverRegistration.scope(registration, from: request.container, section)
                     if isolation == .none {
-                        return .done(ResolverRegistration.resolveUncached(registration, through: scope, request, section))
+                        return .done(ResolverRegistration.keptOrMade(registration, through: scope, request, section))
+                    }
+                    if let service = ResolverRegistration.kept(registration, in: scope, request, section) {
+                        return .done(service)
                     }
                     return .pending(AsyncPending(registration, scope, resolver))
                 }

@@ -81,7 +81,7 @@ final class StrictTest: @unchecked Sendable {
         let target = container ?? Resolver.root
         let found = ReadSection.run { section -> (registration: AnyObject?, own: Bool) in
             // A key without an override of the app's resolves its own registration.
-            let registration = (target.storage.find(key, section) ?? KeyDefaults.find(key, section))?.object
+            let registration = (target.storage.find(key, section) ?? KeyDefaults.shared.container.storage.find(key, section))?.object
             let own = registration != nil && test.container.storage.table.find(key, section)?.object === registration
             return (registration, own)
         }

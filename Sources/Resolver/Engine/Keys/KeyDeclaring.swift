@@ -1,28 +1,32 @@
 import CRegistry
 
-// How a key's declaration reaches the engine (DESIGN.md, "Compile-time-
-// checked keys"). A key's getter runs at every resolve, and a resolve needs
-// only where the key is declared: so the `ResolverKey` a getter returns is
-// that place alone (plain data, free to copy, nothing to release), and the
-// factory and options written in the getter are handed over only when the
-// key's registration is made. Then the engine runs the getter again with a
-// `KeyDeclaration` set as this thread's (`crg_keys.h`): the key's
-// initializer and modifiers find it and give it what they were given (the
-// factory retained, the options), and at every other time each of them
-// costs one thread-local load.
+// How a key's declaration reaches the engine (DESIGN.md, K2). A key's getter
+// runs at every resolve, and a resolve needs only where the key is declared:
+// so the `ResolverKey` a getter returns is that place alone, and the factory
+// and options written in the getter are handed over only when the key's
+// registration is made, at its first use. Then the engine runs the getter
+// again with a `KeyDeclaration` in this thread's slot (`crg_keys.h`): the
+// key's initializer and modifiers find it and give it what they were given,
+// already in the form a registration takes (`ResolverRegistration.Factory`,
+// the contexts' `(Resolver, Any?)` factories), and at every other time each
+// of them costs one thread-local load.
 
-/// What a key's getter declares: its factory (nil for a promise), scope,
-/// contexts and strict-test mark, handed over by the key's initializer and
-/// modifiers while this thread takes the declaration of `site`. One
-/// thread's, for the length of one run of the getter.
+/// What a key's getter declares: its factory (nil for a promise) and argument
+/// list, scope, contexts and strict-test mark, handed over by the key's
+/// initializer and modifiers while this thread takes the declaration of
+/// `site`. One thread's, for the length of one run of the getter.
 @usableFromInline
 final class KeyDeclaration {
     @usableFromInline let site: KeySite
     /// Whether the key's initializer (or `promised()`) handed it over.
     private(set) var received = false
-    @usableFromInline private(set) var factory: KeyFunction?
+    /// The registration's factory, a `ResolverRegistration<Service>.Factory`
+    /// (nil: `promised()`).
+    private(set) var factory: Any?
+    private(set) var arguments: ArgumentList?
     private(set) var scope: (() -> ResolverScope)?
-    private(set) var contexts: [KeyContext] = []
+    /// Each context with its factory, a `ResolverFactoryAnyArguments<Service>`.
+    private(set) var contexts: [(context: RegistrationContext, factory: Any)] = []
     private(set) var isAllowedInStrictTests = false
 
     @usableFromInline
@@ -37,12 +41,13 @@ final class KeyDeclaration {
             && site.fileID.utf8Start == self.site.fileID.utf8Start
     }
 
-    /// The key's initializer: its factory (nil: `promised()`).
+    /// The key's initializer: its factory (nil: `promised()`) and arguments.
     @usableFromInline
-    func receive(_ site: KeySite, factory: KeyFunction?) {
+    func receive(_ site: KeySite, factory: Any?, arguments: ArgumentList?) {
         guard isFor(site) else { return }
         received = true
         self.factory = factory
+        self.arguments = arguments
     }
 
     /// `scope(_:)`.
@@ -54,9 +59,9 @@ final class KeyDeclaration {
 
     /// A context (`onTest`, `onArg`, …), after the earlier ones.
     @usableFromInline
-    func receive(_ site: KeySite, context: KeyContext) {
+    func receive(_ site: KeySite, context: RegistrationContext, factory: Any) {
         guard isFor(site) else { return }
-        contexts.append(context)
+        contexts.append((context, factory))
     }
 
     /// `allowedInStrictTests()`.
@@ -67,10 +72,31 @@ final class KeyDeclaration {
     }
 
     /// Whether it is a promise (`promised()`).
-    @usableFromInline
     var isPromised: Bool {
-        guard case .none = factory else { return false }
-        return true
+        factory == nil
+    }
+
+    /// The registration's factory: the key's, or a promise's, which finds
+    /// nothing (`optional` returns nil, `resolve` says what is missing).
+    func registrationFactory<Service>(of type: Service.Type) -> ResolverRegistration<Service>.Factory {
+        if let factory = factory as? ResolverRegistration<Service>.Factory {
+            return factory
+        }
+        return arguments == nil ? .resolver { _ in nil } : .anyArguments { _, _ in nil }
+    }
+
+    /// Gives the key's registration its contexts and strict-test mark (the
+    /// register funnel, before the registration is published). The mutex
+    /// must be held.
+    @usableFromInline
+    func declareLocked<Service>(_ registration: ResolverRegistration<Service>) {
+        registry.assertLocked()
+        for (context, factory) in contexts {
+            if let factory = factory as? ResolverFactoryAnyArguments<Service> {
+                registration.addContextLocked(context, factory)
+            }
+        }
+        registration.isAllowedInStrictTests = isAllowedInStrictTests
     }
 }
 
@@ -94,71 +120,27 @@ enum KeyDeclaring {
     }
 
     // What a key's initializer and modifiers hand over, called only while
-    // this thread is declaring (`isDeclaring`): out of line, so that a key's
-    // getter stays small enough for the compiler to inline where the key is
-    // resolved, and costs a thread-local load and a branch per initializer
-    // and modifier.
+    // this thread is declaring: out of line (B3), so that a key's getter
+    // stays small enough for the compiler to inline where the key is
+    // resolved.
 
-    /// A key's factory (`factory` makes it: nil for a promise).
+    /// A key's factory, made by `factory` in the form its registration
+    /// takes, and its arguments.
     @inlinable
     @inline(never)
-    static func offer<Service, each Argument>(_ site: KeySite, plain factory: @escaping (repeat each Argument) -> Service) {
+    static func offer<Service, each Argument>(_ site: KeySite, _ service: Service.Type, _ arguments: repeat (each Argument).Type,
+                                             factory: () -> ResolverRegistration<Service>.Factory) {
         if let declaration = current {
-            declaration.read { $0.receive(site, factory: .plain(factory)) }
+            declaration.read { $0.receive(site, factory: factory(), arguments: ArgumentList.of(repeat (each Argument).self)) }
         }
     }
 
+    /// A promise (`promised()`), of the key's arguments.
     @inlinable
     @inline(never)
-    static func offer<Service, each Argument>(_ site: KeySite,
-                                             withResolver factory: @escaping (Resolver, repeat each Argument) -> Service) {
+    static func offerPromise<each Argument>(_ site: KeySite, _ arguments: repeat (each Argument).Type) {
         if let declaration = current {
-            declaration.read { $0.receive(site, factory: .withResolver(factory)) }
-        }
-    }
-
-    @inlinable
-    @inline(never)
-    static func offer<Service, each Argument>(_ site: KeySite,
-                                             mainActorPlain factory: @escaping @MainActor (repeat each Argument) -> Service) {
-        if let declaration = current {
-            declaration.read { $0.receive(site, factory: .mainActorPlain(factory)) }
-        }
-    }
-
-    @inlinable
-    @inline(never)
-    static func offer<Service, each Argument>(
-        _ site: KeySite, mainActorWithResolver factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
-        if let declaration = current {
-            declaration.read { $0.receive(site, factory: .mainActorWithResolver(factory)) }
-        }
-    }
-
-    @inlinable
-    @inline(never)
-    static func offer<Service, each Argument>(_ site: KeySite,
-                                             asyncPlain factory: @escaping (repeat each Argument) async -> Service) {
-        if let declaration = current {
-            declaration.read { $0.receive(site, factory: .asyncPlain(factory)) }
-        }
-    }
-
-    @inlinable
-    @inline(never)
-    static func offer<Service, each Argument>(
-        _ site: KeySite, asyncWithResolver factory: @escaping (Resolver, repeat each Argument) async -> Service) {
-        if let declaration = current {
-            declaration.read { $0.receive(site, factory: .asyncWithResolver(factory)) }
-        }
-    }
-
-    /// A promise (`promised()`).
-    @usableFromInline
-    @inline(never)
-    static func offerPromise(_ site: KeySite) {
-        if let declaration = current {
-            declaration.read { $0.receive(site, factory: nil) }
+            declaration.read { $0.receive(site, factory: nil, arguments: ArgumentList.of(repeat (each Argument).self)) }
         }
     }
 
@@ -171,12 +153,13 @@ enum KeyDeclaring {
         }
     }
 
-    /// A context (`onTest`, …), made by `context` only when declaring.
+    /// A context (`onTest`, …) and its factory, made by `factory` only when declaring.
     @inlinable
     @inline(never)
-    static func offer(_ site: KeySite, context: () -> KeyContext) {
+    static func offer<Service>(_ site: KeySite, context: RegistrationContext,
+                               factory: () -> ResolverFactoryAnyArguments<Service>) {
         if let declaration = current {
-            declaration.read { $0.receive(site, context: context()) }
+            declaration.read { $0.receive(site, context: context, factory: factory()) }
         }
     }
 
@@ -187,6 +170,20 @@ enum KeyDeclaring {
         if let declaration = current {
             declaration.read { $0.receiveAllowedInStrictTests(site) }
         }
+    }
+
+    /// The declaration of the key at `site`, taken while `getter` (the key's
+    /// getter, applied through its key path where the caller wrote it) runs.
+    @inlinable
+    @inline(__always)
+    static func declaration(of site: KeySite, running getter: () -> Void) -> KeyDeclaration {
+        let declaration = KeyDeclaration(site)
+        let previous = begin(declaration)
+        withExtendedLifetime(declaration) {
+            getter()
+        }
+        end(previous)
+        return declaration
     }
 
     /// Makes `declaration` this thread's until `end`; returns the one it
@@ -200,20 +197,5 @@ enum KeyDeclaring {
     @usableFromInline
     static func end(_ previous: UnsafeMutableRawPointer?) {
         _ = crg_key_declaration_exchange(previous)
-    }
-
-    /// The declaration of the key at `site`, taken while `getter` (the
-    /// key's getter, applied through its key path where the caller wrote
-    /// it) runs.
-    @inlinable
-    @inline(__always)
-    static func declaration(of site: KeySite, running getter: () -> Void) -> KeyDeclaration {
-        let declaration = KeyDeclaration(site)
-        let previous = begin(declaration)
-        withExtendedLifetime(declaration) {
-            getter()
-        }
-        end(previous)
-        return declaration
     }
 }

@@ -1,13 +1,11 @@
-// The registrations keys' declarations make (DESIGN.md, "Compile-time-checked
-// keys"): one per key, made at the key's first use (a resolve, a property
-// wrapper, an override) and kept until `Resolver.reset()`, in a table of
-// their own that a key's resolve searches after its container's lookup finds
-// nothing.
-//
-// The table is a container's (`Resolver`), made with the registry's mutex,
-// that is nobody's child and never `root`: writes go through the mutex
-// (R3), readers search it in their read section (R1), and its registrations
-// leave it only retired, so a registration a resolve found stays alive (R2).
+// Keys' own registrations (DESIGN.md, K1–K3): one per key, made from its
+// declaration at its first use (a resolve, a property wrapper, an override)
+// through the register funnel, and kept until `Resolver.reset()`, in a table
+// of their own: a container's (`Resolver`) made with the registry's mutex,
+// nobody's child and never `root`, which the resolve path searches where a
+// key's lookup finds nothing (`ResolvePath.swift`, step 1). Writes go
+// through the mutex (R3), readers search it in their read section (R1), and
+// its registrations leave it only retired (R2).
 
 /// The keys' own registrations.
 @usableFromInline
@@ -25,81 +23,59 @@ final class KeyDefaults: @unchecked Sendable {
         container = Resolver(mutex: registry.mutex)
     }
 
-    /// The registration of a key of `Service` declared at `site`, if the
+    /// The registration of the key `key` names, declared at `site`, if the
     /// key has been used (read section). Stops when the one found was
-    /// declared elsewhere (two keys of one type and name). The registration
-    /// lives as long as the process.
+    /// declared elsewhere (two keys of one type and name).
     @usableFromInline
     @inline(never)
-    static func find<Service>(_ key: RegistryKey, _ site: KeySite, of type: Service.Type,
-                              _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+    static func find(_ key: RegistryKey, declaredAt site: UnsafePointer<KeySite>,
+                     _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
         guard let found = shared.container.storage.find(key, section) else {
             return nil
         }
-        checkDeclaration(found.unsafeCast(to: ResolverRegistration<Service>.self), site)
+        checkDeclaration(found.object, site.pointee)
         return found
     }
 
-    /// The registration the table holds for `key`, if any (read section).
-    static func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
-        shared.container.storage.find(key, section)
-    }
-
-    /// Makes the registration `declaration` declares (the key's factory and
-    /// options, taken from its getter), unless the key has one: at its
-    /// first use (a resolve, a property wrapper, an override). Specialized
-    /// where the key is used, so that its factory runs no generic code.
-    @inlinable
+    /// Whether the key of `Service` named `name` has no registration yet:
+    /// its first use (the resolve path found nothing for it).
+    @usableFromInline
     @inline(never)
-    static func install<Service, each Argument>(_ declaration: KeyDeclaration, _ service: Service.Type,
-                                               _ arguments: repeat (each Argument).Type) {
+    static func isUndeclared<Service>(_ name: KeyBytes, of type: Service.Type) -> Bool {
+        withRegistryKey(RegistryKey.typeID(of: Service.self), name) { key in
+            ReadSection.run { section in shared.container.storage.find(key, section) == nil }
+        }
+    }
+
+    /// The key's own registration: the one the table holds, else the one
+    /// `declaration` declares, made through the register funnel (unless
+    /// another thread stores one first).
+    @usableFromInline
+    @discardableResult
+    static func install<Service>(_ declaration: KeyDeclaration, _ service: Service.Type) -> ResolverRegistration<Service> {
         let site = declaration.site
-        let found = KeyName.withBytes(site.name) { bytes in
-            RegistryKey.withKey(Service.self, bytes) { registryKey in
-                ReadSection.run { section in
-                    find(registryKey, site, of: Service.self, section) != nil
-                }
+        let found = KeyName.withBytes(site.name) { name in
+            withRegistryKey(RegistryKey.typeID(of: Service.self), name) { key in
+                ReadSection.run { section in shared.container.storage.find(key, section)?.object }
             }
         }
-        if !found {
-            checkReceived(declaration, Service.self)
-            install(KeyRegistration.makeDefault(declaration, Service.self, repeat (each Argument).self), site,
-                    promised: declaration.isPromised)
+        if let found {
+            checkDeclaration(found, site)
+            return UnownedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).object
         }
+        guard declaration.received else {
+            resolverFailure("RESOLVER: the getter of the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) did not make its key there when run again. A key's getter must make its ResolverKey the same way every time, and do nothing else.")
+        }
+        return Resolver.register(nil, KeyName.registrationName(site), site.place,
+                                 declaration.registrationFactory(of: Service.self), false, declaration.arguments,
+                                 .keyDeclaration(declaration)).registration
     }
 
-    /// Stops unless the key's getter, run again, made its key where it made
-    /// it the first time (a getter must make its key the same way each time).
-    @usableFromInline
-    static func checkReceived<Service>(_ declaration: KeyDeclaration, _ service: Service.Type) {
-        guard !declaration.received else { return }
-        resolverFailure("RESOLVER: the getter of the key \(declaration.site.keyPath) of '\(Service.self)' (declared at \(declaration.site.place)) did not make its key there when run again. A key's getter must make its ResolverKey the same way every time, and do nothing else.")
-    }
-
-    /// Stores `made`, the registration of the key declared at `site`, unless
-    /// one is there already (another thread made it first).
-    @usableFromInline
-    static func install<Service>(_ made: ResolverRegistration<Service>, _ site: KeySite, promised: Bool) {
-        let shared = self.shared
-        let (stored, rc) = registry.write { () -> (ResolverRegistration<Service>, Int32) in
-            let existing = withRegistryKey(Service.self, made.name) { key in
-                shared.container.storage.table.findLocked(key)
-            }
-            if let existing {
-                return (existing.unsafeCast(to: ResolverRegistration<Service>.self).object, 0)
-            }
-            let rc = shared.container.putLocked(made, typeID: made.typeID, name: made.name)
-            if rc == 0 {
-                shared.records.append(KeyRecord(made, site: site, promised: promised))
-            }
-            return (made, rc)
-        }
-        if rc != 0 {
-            resolverFailure("RESOLVER: could not register the key \(site.keyPath) of '\(Service.self)': out of memory (error \(rc)).")
-        }
-        if stored !== made {
-            checkDeclaration(UnownedReference(stored), site)
-        }
+    /// Records a key's registration the funnel stored, for `verify()`. The
+    /// mutex must be held.
+    static func recordLocked<Service>(_ registration: ResolverRegistration<Service>, _ declaration: KeyDeclaration) {
+        registry.assertLocked()
+        shared.records.append(KeyRecord(registration, site: declaration.site, promised: declaration.isPromised))
     }
 
     /// Whether `registration` is a promised key's own registration. The
@@ -111,18 +87,17 @@ final class KeyDefaults: @unchecked Sendable {
 
     /// Stops when `found`, the registration of a key of this type and name,
     /// was made by another declaration than `site`.
-    static func checkDeclaration<Service>(_ found: UnownedReference<ResolverRegistration<Service>>,
-                                                  _ site: KeySite) {
-        let declared = found.read { $0.site }
-        guard !site.isSameDeclaration(as: declared) else { return }
-        resolverFailure("RESOLVER: two keys \(site.keyPath) of '\(Service.self)' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(site.place). A key is its service type and the name of the property that declares it: rename one of them.")
+    static func checkDeclaration(_ found: AnyObject, _ site: KeySite) {
+        let describing = found as? RegistrationDescribing
+        guard !site.isSameDeclaration(as: describing?.site) else { return }
+        let declared = describing?.site
+        resolverFailure("RESOLVER: two keys \(site.keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(site.place). A key is its service type and the name of the property that declares it: rename one of them.")
     }
 
     /// The keys' own registrations `verify()` of `container` resolves: when
-    /// its lookup reaches `Resolver.main` (the app's graph: `Resolver.verify()`,
-    /// or a container of mocks over `main`), each key used so far that no
-    /// registration it finds (`reachable`) overrides. A container apart from
-    /// the app's verifies its own registrations only. The mutex must be held.
+    /// its lookup reaches `Resolver.main` (the app's graph), each key used
+    /// so far that no registration it finds (`reachable`) overrides. The
+    /// mutex must be held.
     static func unshadowedLocked(besides reachable: [RegistrationDescribing],
                                  from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
@@ -135,8 +110,7 @@ final class KeyDefaults: @unchecked Sendable {
 
     /// `Resolver.reset()`: forgets the keys' registrations (each key's next
     /// use makes its registration again from its declaration, with the
-    /// `defaultScope` of then). The registrations are retired (R2), and
-    /// released after the mutex is let go. The mutex must be held.
+    /// `defaultScope` of then); they are retired (R2). The mutex must be held.
     static func resetLocked() {
         registry.assertLocked()
         shared.container.storage.table.clearLocked()
@@ -148,11 +122,102 @@ final class KeyDefaults: @unchecked Sendable {
 }
 
 extension Resolver {
+    /// Resolves the key declared at `site` from `container` (nil: `root`):
+    /// the one resolve path with the key's name. At the key's first use
+    /// (nothing found, and the key has no registration yet) `declare` takes
+    /// its declaration from its getter, and the resolve goes again.
+    @inlinable
+    @inline(__always)
+    static func resolveKey<Path: ResolvePath>(_ site: KeySite, in container: Resolver?, _ arguments: ArgumentsPointer,
+                                              _ path: Path.Type, declare: () -> Void) -> Path.Result {
+        KeyName.withBytes(site.name) { name in
+            withUnsafePointer(to: site) { declaredAt in
+                let result = resolve(name, in: container, arguments, path, declaredAt: declaredAt)
+                guard Path.isAbsent(result), KeyDefaults.isUndeclared(name, of: Path.Service.self) else {
+                    return result
+                }
+                declare()
+                return resolve(name, in: container, arguments, path, declaredAt: declaredAt)
+            }
+        }
+    }
+
+    /// The key's own registration, made from the declaration taken from
+    /// its getter if it has none yet. The key path is applied here, where
+    /// the caller wrote it, so that the compiler calls the getter directly.
+    @inlinable
+    @discardableResult
+    static func declareKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                  declaredAt site: KeySite) -> ResolverRegistration<Service> {
+        let declaration = KeyDeclaring.declaration(of: site) {
+            _ = ResolverKeys()[keyPath: key]
+        }
+        return KeyDefaults.install(declaration, Service.self)
+    }
+
+    /// `register(\.key) { … }`: an override of the key in `container` (nil:
+    /// the task's root), with the key's scope, through the register funnel,
+    /// which drops the instances the key's scope keeps there.
+    @inlinable
+    static func overrideKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
+                                                   _ factory: ResolverRegistration<Service>.Factory,
+                                                   in container: Resolver?, _ site: RegistrationSite)
+        -> ResolverOptions<Service> {
+        let own = declareKey(key, declaredAt: ResolverKeys()[keyPath: key].site)
+        return register(container, own.name, site, factory, false, ArgumentList.of(repeat (each Argument).self),
+                        .keyOverride(own.scope))
+    }
+
+    /// Makes the key's registration if it has none yet: a property wrapper
+    /// of the key mentions it (a promise `verify()` can then list).
+    @inlinable
+    static func mentionKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
+        let site = ResolverKeys()[keyPath: key].site
+        if KeyName.withBytes(site.name, { KeyDefaults.isUndeclared($0, of: Service.self) }) {
+            declareKey(key, declaredAt: site)
+        }
+    }
+
+    /// Stops the program: the key declared at `site` resolved to nil from
+    /// `container` (nil: `root`): a promise nobody kept, or a registration
+    /// whose installed factory returned nil.
+    @usableFromInline
+    @inline(never)
+    static func keyNotResolved<Service>(_ site: KeySite, _ type: Service.Type, in container: Resolver?) -> Never {
+        let promised = KeyName.withBytes(site.name) { bytes in
+            withRegistryKey(RegistryKey.typeID(of: Service.self), bytes) { key in
+                let own = ReadSection.run { section -> AnyObject? in
+                    guard (container ?? Resolver.root).storage.find(key, section) == nil else { return nil }
+                    return KeyDefaults.shared.container.storage.find(key, section)?.object
+                }
+                return own.map { registration in registry.withLock { KeyDefaults.isPromiseLocked(registration) } } ?? false
+            }
+        }
+        let chain = ResolutionContext.current.chainDescription
+        let needed = chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
+        if promised {
+            resolverFailure(KeyMessages.promiseNotKept(Service.self, site) + needed + chainPlaces, kind: .missing)
+        }
+        resolverFailure("RESOLVER: the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) resolved to nil: "
+                        + "a factory installed on its registration returned nil." + needed + chainPlaces, kind: .returnedNil)
+    }
+
     /// Whether a lookup from this container reaches `container` (itself or
     /// a child, depth first). The mutex must be held.
     func reachesLocked(_ container: Resolver) -> Bool {
         registry.assertLocked()
         return self === container || children.contains { $0.reachesLocked(container) }
+    }
+}
+
+/// What the program says of a promised key nothing registered: the key as
+/// written (`\.analytics`), its service type, where it was declared, and
+/// the way out.
+enum KeyMessages {
+    static func promiseNotKept<Service>(_ type: Service.Type, _ site: KeySite) -> String {
+        "RESOLVER: the key \(site.keyPath) of '\(Service.self)', promised at \(site.place), is not registered. "
+            + "Register it with `Resolver.register(\(site.keyPath)) { … }` (in the container resolved from, or one it "
+            + "falls back on), or resolve it with `Resolver.optional(\(site.keyPath))`."
     }
 }
 
@@ -194,22 +259,12 @@ final class KeyRecord<Service>: KeyRecordDescribing {
         if isPromise {
             resolverFailure(KeyMessages.promiseNotKept(Service.self, declaration), kind: .missing)
         }
-        let name = registration.name.unsafelyUnwrapped
         let declaration = self.declaration
-        let registration = self.registration
         guard registration.isolation == .async else {
-            let lookup = withExtendedLifetime(name) {
-                Resolver.resolveKey(name.key, in: container, .none, SynchronousPath<Service>.self, declaration)
-            }
-            guard case .resolved(let service) = lookup else { return false }
-            return service != nil
+            return Resolver.resolveKey(declaration, in: container, .none, SynchronousPath<Service>.self, declare: {}) != nil
         }
         return verifyingAsync(from: container) {
-            let lookup = withExtendedLifetime(name) {
-                Resolver.resolveKey(name.key, in: container, .none, AsyncStartPath<Service>.self, declaration)
-            }
-            guard case .resolved(let step) = lookup else { return false }
-            switch step {
+            switch Resolver.resolveKey(declaration, in: container, .none, AsyncStartPath<Service>.self, declare: {}) {
             case .done(let service):
                 return service != nil
             case .pending(let pending):

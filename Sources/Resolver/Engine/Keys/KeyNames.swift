@@ -96,15 +96,3 @@ enum KeyName {
         return name.key.start.load(fromByteOffset: name.key.count - 1, as: UInt8.self) == 0
     }
 }
-
-extension RegistryKey {
-    /// The key of `Service`'s registration for the key named `bytes`.
-    @inlinable
-    @inline(__always)
-    static func withKey<Service, Result>(_ type: Service.Type, _ bytes: KeyBytes,
-                                         _ body: (RegistryKey) -> Result) -> Result {
-        var key = crg_key(type: RegistryKey.typeID(of: Service.self), name: bytes.start, name_len: bytes.count,
-                          name_hash: bytes.hash, hash: 0, has_name: true)
-        return body(RegistryKey(&key))
-    }
-}

@@ -136,3 +136,99 @@ extension ResolverRegistration.Factory {
         }
     }
 }
+
+// The factories of a pack of arguments (a key's, whose pack may be empty;
+// `register(arguments:)`'s isolated ones): a key without arguments gets a
+// plain shape, one with arguments the typed shape its resolves call, so both
+// are the registrations `register` makes.
+extension ResolverRegistration.Factory {
+    /// `{ LiveAPI() }`, `{ id, name in … }`: the arguments alone.
+    @inlinable
+    static func taking<each Argument>(arguments factory: @escaping (repeat each Argument) -> Service) -> Self {
+        guard argumentCount(repeat (each Argument).self) != 0 else {
+            let none = Resolver.noArguments(repeat (each Argument).self)
+            return .plain { factory(repeat each none) }
+        }
+        return .typed(ResolverRegistration.TypedFactoryOf<repeat each Argument>(plain: factory))
+    }
+
+    /// `{ r in … }`, `{ r, id, name in … }`: the resolving container, then the arguments.
+    @inlinable
+    static func taking<each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) -> Service?) -> Self {
+        guard argumentCount(repeat (each Argument).self) != 0 else {
+            let none = Resolver.noArguments(repeat (each Argument).self)
+            return .resolver { resolver in factory(resolver, repeat each none) }
+        }
+        return .typed(ResolverRegistration.TypedFactoryOf<repeat each Argument>(factory))
+    }
+
+    /// `{ @MainActor in … }`, `{ @MainActor id in … }`: the arguments boxed, as they cross to the main actor.
+    @inlinable
+    static func onMainActor<each Argument>(arguments factory: @escaping @MainActor (repeat each Argument) -> Service) -> Self {
+        .mainActor({ _, args in
+            factory(repeat each Resolver.values(of: args, as: (repeat each Argument).self, for: Service.self))
+        }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
+    }
+
+    /// `{ @MainActor r, … in … }`: the container, then the arguments boxed.
+    @inlinable
+    static func onMainActor<each Argument>(resolver factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service?)
+        -> Self {
+        .mainActor({ resolver, args in
+            factory(resolver, repeat each Resolver.values(of: args, as: (repeat each Argument).self, for: Service.self))
+        }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
+    }
+
+    /// `{ await … }`, `{ id in await … }`: the arguments boxed, as they cross a suspension.
+    @inlinable
+    static func awaiting<each Argument>(arguments factory: @escaping (repeat each Argument) async -> Service) -> Self {
+        .async({ _, args in
+            await factory(repeat each Resolver.values(of: args, as: (repeat each Argument).self, for: Service.self))
+        }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
+    }
+
+    /// `{ r, … in await … }`: the container, then the arguments boxed.
+    @inlinable
+    static func awaiting<each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) async -> Service?) -> Self {
+        .async({ resolver, args in
+            await factory(resolver, repeat each Resolver.values(of: args, as: (repeat each Argument).self, for: Service.self))
+        }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
+    }
+}
+
+extension Resolver {
+    /// The values of an empty pack: `()` (a cast the optimizer folds once
+    /// the pack is known).
+    @inlinable
+    static func noArguments<each Argument>(_ types: repeat (each Argument).Type) -> (repeat each Argument) {
+        (() as Any) as! (repeat each Argument)
+    }
+
+    /// The values a factory of the `(Resolver, Any?)` form is given: none
+    /// for an empty pack, else the call's, boxed.
+    @inlinable
+    static func values<Service, each Argument>(of args: Any?, as types: (repeat each Argument).Type,
+                                               for service: Service.Type) -> (repeat each Argument) {
+        if argumentCount(repeat (each Argument).self) == 0 {
+            return noArguments(repeat (each Argument).self)
+        }
+        return unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self, for: Service.self).values
+    }
+
+    /// A factory of the arguments alone in the `(Resolver, Any?)` form that
+    /// contexts and `update(factory:)` take.
+    @inlinable
+    static func anyArgumentsForm<Service, each Argument>(arguments factory: @escaping (repeat each Argument) -> Service)
+        -> ResolverFactoryAnyArguments<Service> {
+        { _, args in factory(repeat each values(of: args, as: (repeat each Argument).self, for: Service.self)) }
+    }
+
+    /// A factory of the container and the arguments in the `(Resolver, Any?)` form.
+    @inlinable
+    static func anyArgumentsForm<Service, each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) -> Service)
+        -> ResolverFactoryAnyArguments<Service> {
+        { resolver, args in
+            factory(resolver, repeat each values(of: args, as: (repeat each Argument).self, for: Service.self))
+        }
+    }
+}

@@ -48,13 +48,6 @@ extension ResolverRegistration {
         fields.memo.forget()
     }
 
-    /// The isolation of `registration`'s factory.
-    @inlinable
-    @inline(__always)
-    static func isolation(_ registration: UnownedReference<ResolverRegistration>) -> FactoryIsolation {
-        registration.read { $0.isolation }
-    }
-
     /// `resolve(resolver:args:)`: through the scope, from `resolver`.
     func resolveThroughScope(_ resolver: Resolver, _ args: Any?) -> Service? {
         withCarriedArguments(args) { arguments in
@@ -67,7 +60,9 @@ extension ResolverRegistration {
                     if handMadeCacheName != nil {
                         return resolveHandMade(request, resolver, section)
                     }
-                    return ResolverRegistration.resolve(UnownedReference(self), request, section)
+                    let registration = UnownedReference(self)
+                    let scope = ResolverRegistration.scope(registration, from: request.container, section)
+                    return ResolverRegistration.keptOrMade(registration, through: scope, request, section)
                 }
             }
         }
@@ -78,9 +73,9 @@ extension ResolverRegistration {
     /// for `.container`, a sandbox's copy where the container isolates its
     /// scopes); a caching scope keeps the instance under the hand-made key.
     private func resolveHandMade(_ request: ResolveRequest, _ resolver: Resolver, _ section: borrowing ReadSection) -> Service? {
-        let scope = ResolverRegistration.effectiveScope(UnownedReference(self), request.container, section)
+        let scope = ResolverRegistration.scope(UnownedReference(self), from: request.container, section)
         guard scope.read({ $0.kind.keepsInstances }) else {
-            return ResolverRegistration.resolve(UnownedReference(self), through: scope, request, section)
+            return ResolverRegistration.makeOutOfLine(UnownedReference(self), through: scope, request, section)
         }
         return scope.object.resolveHandMade(self, resolver, request.arguments, section)
     }
@@ -88,11 +83,9 @@ extension ResolverRegistration {
     /// `instantiate(resolver:args:)`: a new instance from the current factory.
     func produce(_ resolver: Resolver, _ args: Any?) -> Service? {
         withCarriedArguments(args) { arguments in
-            withRegistryKey(Service.self, name) { key in
-                ReadSection.run { section in
-                    ResolverRegistration.produce(UnownedReference(self), ResolutionContext.currentState,
-                                                 ResolveRequest(key, from: UnownedReference(resolver), arguments), section)
-                }
+            ReadSection.run { section in
+                ResolverRegistration.produce(UnownedReference(self), ResolutionContext.currentState,
+                                             UnownedReference(resolver), arguments, section)
             }
         }
     }

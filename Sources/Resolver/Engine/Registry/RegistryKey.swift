@@ -103,11 +103,13 @@ struct RegistryKey {
     @inline(__always)
     var nameHash: UInt64 { pointer.pointee.name_hash }
 
-    /// The name as text, if the key has one.
+    /// The name as messages and graphs show it, if the key has one: a
+    /// compile-time-checked key's as `\.name` (`KeyName`).
     var nameText: String? {
         guard pointer.pointee.has_name else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer.pointee.name, count: pointer.pointee.name_len),
-                      as: UTF8.self)
+        let text = String(decoding: UnsafeRawBufferPointer(start: pointer.pointee.name, count: pointer.pointee.name_len),
+                          as: UTF8.self)
+        return text.utf8.last == 0 ? "\\." + text.dropLast() : text
     }
 }
 
@@ -123,6 +125,23 @@ func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (
         return body(RegistryKey(&key))
     }
     return withRegistryKey(typeID, name.key, owner: name) { body($0) }
+}
+
+/// The key of `typeID` and the name `bytes` (nil: unnamed), which the caller
+/// keeps alive to the end of `body` (the resolve path: its `Name` parameter,
+/// or a key's literal).
+@inlinable
+@inline(__always)
+func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes?, _ body: (RegistryKey) -> Result) -> Result {
+    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
+    // functions returning a struct are called, not inlined.
+    guard let bytes else {
+        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
+        return body(RegistryKey(&key))
+    }
+    var key = crg_key(type: typeID, name: bytes.start, name_len: bytes.count, name_hash: bytes.hash, hash: 0,
+                      has_name: true)
+    return body(RegistryKey(&key))
 }
 
 /// The key of `typeID` (a type's identity, or a key space of its own such as

@@ -24,10 +24,18 @@ enum AsyncStartPath<Service>: ResolvePath {
     }
 
     @inlinable
-    static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest, _ section: borrowing ReadSection) -> AsyncStep<Service> {
-        if ResolverRegistration<Service>.isolation(registration) == .none {
-            return .done(SynchronousPath<Service>.uncached(registration, through: scope, request, section))
+    @inline(__always)
+    static func isAbsent(_ result: AsyncStep<Service>) -> Bool {
+        guard case .done(let service) = result else { return false }
+        return service == nil
+    }
+
+    @inlinable
+    static func make(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                     through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                     _ section: borrowing ReadSection) -> AsyncStep<Service> {
+        if registration.read({ $0.isolation }) == .none {
+            return .done(SynchronousPath<Service>.make(registration, through: scope, request, section))
         }
         return .pending(AsyncPending(registration, scope, request.resolver))
     }
@@ -39,7 +47,7 @@ extension Resolver {
     nonisolated(nonsending)
     static func resolveServiceAsync<Service>(in container: Resolver?, name: Resolver.Name?, args: Any?) async -> Service? {
         let step = withArguments(args) { arguments in
-            resolve(in: container, name: name, arguments, AsyncStartPath<Service>.self)
+            resolve(name?.key, in: container, arguments, AsyncStartPath<Service>.self)
         }
         switch step {
         case .done(let service):
@@ -56,7 +64,7 @@ extension Resolver {
     static func resolveServiceAsync<Service>(in container: Resolver?, name: Resolver.Name?,
                                              boxed arguments: some TypedArgumentsBoxing) async -> Service? {
         let step = arguments.withArguments { pointer in
-            resolve(in: container, name: name, pointer, AsyncStartPath<Service>.self)
+            resolve(name?.key, in: container, pointer, AsyncStartPath<Service>.self)
         }
         switch step {
         case .done(let service):

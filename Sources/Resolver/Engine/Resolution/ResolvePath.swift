@@ -1,15 +1,40 @@
-// What travels down the resolve path (`ResolveRequest`), and the one step
-// in which a synchronous resolve and the start of `resolveAsync` differ
-// (`ResolvePath`).
+// The resolve path, in call order (DESIGN.md, "One resolve path"). Every
+// resolve takes it: by type, by name or through a key, synchronously or as
+// the start of `resolveAsync`.
+//
+//   resolve   the entry: the detours, the registration gate, `root`, a read
+//             section, and this thread's cache (an instance there ends it)
+//   1. find   the registration: the one this thread's cache remembered, else
+//             the container's lookup, else a key's own registration (made
+//             from the key's declaration at its first use: `Keys/`)
+//   2. scope  the scope it resolves through from that container
+//   3. kept   the instance that scope keeps for it, if any
+//   4. make   a new one: built once and kept (caching scopes), one per
+//             resolution (`.graph`), new (`.unique`), or a custom scope's
+//
+// A synchronous resolve and the start of `resolveAsync` differ in one step,
+// what to do without a kept instance (`ResolvePath.make`): the synchronous
+// path makes it here; the async one does the same for a plain factory and
+// hands a main-actor or async one to the awaiting code
+// (`AsyncResolution.swift`).
+//
+// It is @inlinable, so that an app's `resolve()` calls are specialized for
+// their service type in the app's module: no generic metadata lookups at run
+// time, and no dynamic casts (the registry key is the exact type, so what is
+// found under it is a `ResolverRegistration<Service>`). It takes no lock
+// (R1): everything runs inside one read section, which keeps alive every
+// shared object a published field leads to, so containers, registrations
+// and scopes are used borrowed (`UnownedReference.read`: a strong copy
+// would write a reference count every resolving thread shares, DESIGN.md
+// B1). The slow branches are out of line (B3).
 
 /// One resolve on its way down the path: the key, the container searched
-/// (the one the caller gave, or `root`), which is also the one a factory
-/// receives, and the arguments.
+/// (the caller's, or `root`), which is also the one a factory receives, and
+/// the arguments.
 @frozen
 @usableFromInline
 struct ResolveRequest {
     @usableFromInline let key: RegistryKey
-    /// The container searched: the caller's, or `root`.
     @usableFromInline let container: UnownedReference<Resolver>
     @usableFromInline let arguments: ArgumentsPointer
 
@@ -21,32 +46,32 @@ struct ResolveRequest {
         self.arguments = arguments
     }
 
-    /// The container as a strong reference, for the slow paths that keep
-    /// it or hand it on.
+    /// The container as a strong reference, for the slow paths that keep it.
     @inlinable
     var resolver: Resolver {
         container.object
     }
 }
 
-/// What a resolve does once it has found a registration whose instance its
-/// scope does not hold: the one step in which a synchronous resolve and the
-/// start of `resolveAsync` differ. Everything before it (the detours, the
-/// registration gate, `root`, the thread's cache, the key, the table, the
-/// scope, a cached instance) is one path, generic over this.
+/// What a resolve does where the registration's scope keeps no instance:
+/// the one step in which a synchronous resolve and the start of
+/// `resolveAsync` differ.
 @usableFromInline
 protocol ResolvePath {
     associatedtype Service
     associatedtype Result
 
-    /// The answer when the resolve ends with `service`: a cached instance,
-    /// or nil when nothing is registered.
+    /// The answer when the resolve ends with `service`: a kept instance, or
+    /// nil when nothing is registered.
     static func found(_ service: Service?) -> Result
 
-    /// The answer for `registration`, whose instance `scope` does not hold.
-    static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                         _ section: borrowing ReadSection) -> Result
+    /// Whether `result` is the answer for nothing found.
+    static func isAbsent(_ result: Result) -> Bool
+
+    /// Step 4 for `registration`, whose instance `scope` does not keep.
+    static func make(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                     through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                     _ section: borrowing ReadSection) -> Result
 }
 
 /// A synchronous resolve: the instance, made on this thread.
@@ -61,14 +86,405 @@ enum SynchronousPath<Service>: ResolvePath {
 
     @inlinable
     @inline(__always)
-    static func uncached(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                         through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
-                         _ section: borrowing ReadSection) -> Service? {
-        let service = ResolverRegistration<Service>.resolveUncachedInline(registration, through: scope, request, section)
+    static func isAbsent(_ result: Service?) -> Bool {
+        result == nil
+    }
+
+    @inlinable
+    @inline(__always)
+    static func make(_ registration: UnownedReference<ResolverRegistration<Service>>,
+                     through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                     _ section: borrowing ReadSection) -> Service? {
+        decorated(ResolverRegistration<Service>.make(registration, through: scope, request, section))
+    }
+
+    /// `service`, after the decorator saw it (DEBUG builds, when one is set).
+    @inlinable
+    @inline(__always)
+    static func decorated(_ service: Service?) -> Service? {
         // The decorator field first: binding `service` copies it (a retain).
         if let decorate = Published.decorate.load(), let service {
             DecorateBox.call(decorate, with: service)
         }
         return service
+    }
+}
+
+extension Resolver {
+    // MARK: - The entry
+
+    /// Resolves `Path.Service` named `name` (its registry bytes; nil:
+    /// unnamed), or the key declared at `site`, from `container` (nil:
+    /// `root`). A synchronous resolve answers nil when nothing is registered
+    /// or the factory returned nil.
+    ///
+    /// The fast path: in a read section, the gate and `root`, then this
+    /// thread's cache: a kept instance there costs one probe and no key.
+    @inlinable
+    @inline(__always)
+    static func resolve<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?, _ arguments: ArgumentsPointer,
+                                           _ path: Path.Type, declaredAt site: UnsafePointer<KeySite>? = nil)
+        -> Path.Result {
+        if Published.detours.load() != 0 {
+            return resolveWithDetour(name, in: container, arguments, path, site)
+        }
+        let section = ReadSection()
+        guard let target = registeredTarget(container, section) else {
+            section.end()
+            return resolveAfterRegistering(name, in: container, arguments, path, site)
+        }
+        let hit = ThreadCache.find(target, RegistryKey.typeID(of: Path.Service.self), name?.start, name?.hash ?? 0,
+                                   section)
+        let result: Path.Result
+        if let hit {
+            if let instance = hit.instance {
+                let service = ValueStorage.value(in: instance, as: Path.Service.self)
+                section.end()
+                return Path.found(service)
+            }
+            result = remembered(hit.registration.unsafeCast(to: ResolverRegistration<Path.Service>.self), name,
+                                from: target, arguments, section, path)
+        } else {
+            result = find(name, from: target, arguments, section, path, site)
+        }
+        section.end()
+        return result
+    }
+
+    /// The entry while something asks resolves to take a detour
+    /// (`Published.detours`): a `withRoot` call (a static resolve uses this
+    /// task's root), a verification (its threads resolve from its sandbox),
+    /// graph recording (the resolve is an edge from the factory asking for
+    /// it), or a strict test (`StrictTest.check`).
+    @inlinable
+    @inline(never)
+    static func resolveWithDetour<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
+                                                     _ arguments: ArgumentsPointer, _ path: Path.Type,
+                                                     _ site: UnsafePointer<KeySite>?) -> Path.Result {
+        let target = container ?? currentOverride()
+        withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
+            if StrictTest.isActiveAnywhere {
+                StrictTest.check(key, in: target)
+            }
+            GraphRecorder.recordResolve(of: Path.Service.self, key)
+        }
+        let section = ReadSection()
+        guard let registered = registeredTarget(target, section) else {
+            section.end()
+            return resolveAfterRegistering(name, in: target, arguments, path, site)
+        }
+        let result = find(name, from: registered, arguments, section, path, site)
+        section.end()
+        return result
+    }
+
+    /// The entry while `registerAllServices` has yet to run (or before the
+    /// registry exists): run it (or wait for the thread running it), then
+    /// resolve. Resolves made from inside `registerAllServices` come here
+    /// too, and resolve from the container being registered; a `reset()`
+    /// landing meanwhile sends a resolve from `root` round again (G1).
+    @inlinable
+    @inline(never)
+    static func resolveAfterRegistering<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
+                                                           _ arguments: ArgumentsPointer, _ path: Path.Type,
+                                                           _ site: UnsafePointer<KeySite>?) -> Path.Result {
+        withRegisteredTarget(container) { target, section in
+            find(name, from: target, arguments, section, path, site)
+        }
+    }
+
+    /// The container to search: `container`, or the root when it is nil;
+    /// nil while `registerAllServices` has yet to run.
+    @inlinable
+    @inline(__always)
+    static func registeredTarget(_ container: Resolver?, _ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
+        // Not `if let`: binding the container copies it (B1).
+        if container != nil {
+            guard Published.registered.load() != 0 else {
+                return nil
+            }
+            return UnownedReference(container.unsafelyUnwrapped)
+        }
+        return loadRegisteredRoot(section)
+    }
+
+    /// The root, if `registerAllServices` has run for it. Loading the root,
+    /// the gate, then the root again (acquire loads all) rules out pairing a
+    /// root with a gate opened for a later root (G1).
+    @inlinable
+    @inline(__always)
+    static func loadRegisteredRoot(_ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
+        let root = Published.root.load()
+        guard Published.registered.load() != 0, Published.root.load() == root else {
+            return nil
+        }
+        return root
+    }
+
+    /// Runs `registerAllServices` (or waits for the thread running it), then
+    /// `body` in a read section with the container to search: `container`,
+    /// or the root; from inside `registerAllServices`, the root being
+    /// registered. A `reset()` landing meanwhile sends it round again.
+    @usableFromInline
+    static func withRegisteredTarget<Result>(_ container: Resolver?,
+                                             _ body: (UnownedReference<Resolver>, borrowing ReadSection) -> Result) -> Result {
+        while true {
+            let insideRegistration = registry.ensureRegistered()
+            let section = ReadSection()
+            let target: UnownedReference<Resolver>
+            if let container {
+                target = UnownedReference(container)
+            } else if insideRegistration, let root = Published.root.load() {
+                target = root
+            } else if let root = loadRegisteredRoot(section) {
+                target = root
+            } else {
+                section.end()
+                continue
+            }
+            let result = body(target, section)
+            section.end()
+            return result
+        }
+    }
+
+    // MARK: - 1. find
+
+    /// Step 1 past a miss of the thread's cache: the container's lookup
+    /// (here, then its children), else, for a key, its own registration;
+    /// remembered in the thread's cache, then steps 2 to 4. Nil when
+    /// nothing is found (a key at its first use: `Keys/`). Out of line, so
+    /// that the cache hit stays a short function (B3).
+    @inlinable
+    @inline(never)
+    static func find<Path: ResolvePath>(_ name: KeyBytes?, from target: UnownedReference<Resolver>,
+                                        _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
+                                        _ path: Path.Type, _ site: UnsafePointer<KeySite>?) -> Path.Result {
+        withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
+            guard let found = target.read({ $0.storage }).find(key, section)
+                    ?? site.flatMap({ KeyDefaults.find(key, declaredAt: $0, section) }) else {
+                return Path.found(nil)
+            }
+            ThreadCache.fill(target, key, registration: found, section)
+            return resolve(found.unsafeCast(to: ResolverRegistration<Path.Service>.self),
+                           ResolveRequest(key, from: target, arguments), section, path)
+        }
+    }
+
+    /// Step 1 answered by the thread's cache with a registration: no table
+    /// probe. A new instance (`.unique`, `.graph`) of a plain factory needs
+    /// no key either, so none is built; the other scopes go on with one.
+    /// Out of line (B3).
+    @inlinable
+    @inline(never)
+    static func remembered<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
+                                              _ name: KeyBytes?, from target: UnownedReference<Resolver>,
+                                              _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
+                                              _ path: Path.Type) -> Path.Result {
+        ResolverRegistration<Path.Service>.checkArguments(registration, arguments)
+        let scope = ResolverRegistration<Path.Service>.scope(registration, from: target, section)
+        let plain = registration.read { $0.isolation } == .none
+        switch scope.read({ $0.kind.strategy }) {
+        case .newInstance where plain:
+            return Path.found(SynchronousPath<Path.Service>.decorated(
+                ResolverRegistration<Path.Service>.produce(registration, ResolutionContext.currentState, target,
+                                                           arguments, section)))
+        case .perResolution where plain:
+            return Path.found(SynchronousPath<Path.Service>.decorated(
+                ResolverRegistration<Path.Service>.produceInGraph(registration, ResolutionContext.currentState, target,
+                                                                  arguments, section)))
+        default:
+            return withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
+                resolve(registration, ResolveRequest(key, from: target, arguments), section, path)
+            }
+        }
+    }
+
+    /// Steps 2 to 4 for `registration`, found for the request.
+    @inlinable
+    @inline(__always)
+    static func resolve<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
+                                           _ request: ResolveRequest, _ section: borrowing ReadSection,
+                                           _ path: Path.Type) -> Path.Result {
+        ResolverRegistration<Path.Service>.checkArguments(registration, request.arguments)
+        let scope = ResolverRegistration<Path.Service>.scope(registration, from: request.container, section)
+        if let service = ResolverRegistration<Path.Service>.kept(registration, in: scope, request, section) {
+            return Path.found(SynchronousPath<Path.Service>.decorated(service))
+        }
+        return Path.make(registration, through: scope, request, section)
+    }
+}
+
+extension ResolverRegistration {
+    // MARK: - 2. scope
+
+    /// The scope `registration` resolves through from `container`: its own,
+    /// with `.container` replaced by that container's cache and the app-wide
+    /// caches by the container's isolated ones.
+    @inlinable
+    @inline(__always)
+    static func scope(_ registration: UnownedReference<ResolverRegistration>, from container: UnownedReference<Resolver>,
+                      _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+        var scope = registration.read { $0.fields.scope }.load().unsafelyUnwrapped
+        if case .containerCache = scope.read({ $0.kind.strategy }) {
+            scope = container.read { $0.fields.cache }.load() ?? Resolver.makeCacheScope(container)
+        }
+        if let isolated = container.read({ $0.isolatedScopesReference }) {
+            scope = IsolatedScopes.substitute(isolated, scope, section)
+        }
+        return scope
+    }
+
+    // MARK: - 3. kept
+
+    /// The instance `scope` keeps for `registration`, if it keeps any: per
+    /// argument list for a typed registration; else the entry its memo
+    /// remembers or the scope's table holds, remembered in this thread's
+    /// cache where the scope's kind allows it and no decorator must see
+    /// the resolve (T1).
+    @inlinable
+    @inline(__always)
+    static func kept(_ registration: UnownedReference<ResolverRegistration>, in scope: UnownedReference<ResolverScope>,
+                     _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        let kind = scope.read { $0.kind }
+        guard kind.keepsInstances else {
+            return nil
+        }
+        if registration.read({ $0.argumentTypes }) != nil {
+            // One instance per argument list, never in the thread's cache.
+            return registration.read { $0.argumentInstance(scope, request.arguments) }
+        }
+        guard let entry = keptEntry(registration, scope, kind, request.key, section),
+              let service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self) else {
+            return nil
+        }
+        if kind.threadCacheMayKeep && Published.decorate.load() == nil {
+            ThreadCache.fill(request.container, request.key, instance: entry, section)
+        }
+        return service
+    }
+
+    /// Steps 3 and 4 through `scope`, without the decorator: for callers
+    /// past the resolve path (`resolve(resolver:args:)`, the built-in
+    /// scopes' `resolve(registration:resolver:args:)`).
+    @inlinable
+    static func keptOrMade(_ registration: UnownedReference<ResolverRegistration>,
+                           through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                           _ section: borrowing ReadSection) -> Service? {
+        if let service = kept(registration, in: scope, request, section) {
+            return service
+        }
+        return makeOutOfLine(registration, through: scope, request, section)
+    }
+
+    /// The entry a caching scope holds for `registration`: the one its memo
+    /// remembers, while the scope's generation is the one it was made in;
+    /// else from the scope's table, and the memo is renewed. A memo is made
+    /// only with an even generation read before the probe (S2, S3): the
+    /// entry was in the table then, and stays there while the generation
+    /// keeps that value.
+    @inlinable
+    @inline(__always)
+    static func keptEntry(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+                          _ kind: ResolverScope.Kind, _ key: RegistryKey,
+                          _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+        let generation = scope.read { $0.generationWord }.load()
+        let memo = registration.read { $0.fields.memo }
+        if let entry = memo.entry(madeIn: generation) {
+            return entry
+        }
+        guard let entry = scope.read({ $0.table.unsafelyUnwrapped }).find(key, section) else {
+            return nil
+        }
+        if generation & 1 == 0 && kind.memoMayKeep {
+            memo.renew(entry, madeIn: generation)
+        }
+        return entry
+    }
+
+    // MARK: - 4. make
+
+    /// A new instance, as `scope`'s kind makes one: built once and kept,
+    /// one per resolution, new every time, or through a custom scope.
+    @inlinable
+    @inline(__always)
+    static func make(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
+                     _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
+        switch scope.read({ $0.kind.strategy }) {
+        case .buildOnceAndKeep:
+            return buildOnce(registration, scope, request, section)
+        case .newInstance:
+            return produce(registration, ResolutionContext.currentState, request.container, request.arguments, section)
+        case .perResolution:
+            return produceInGraph(registration, ResolutionContext.currentState, request.container, request.arguments,
+                                  section)
+        case .containerCache, .delegate:
+            return registration.read { $0.resolveThroughCustomScope(scope, request) }
+        }
+    }
+
+    /// `make`, out of line, for callers past the resolve path (a list's
+    /// elements, `resolve(resolver:args:)`).
+    @inlinable
+    @inline(never)
+    static func makeOutOfLine(_ registration: UnownedReference<ResolverRegistration>,
+                              through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+                              _ section: borrowing ReadSection) -> Service? {
+        make(registration, through: scope, request, section)
+    }
+
+    /// The graph scope: the instance made earlier in this thread's
+    /// resolution, or a new one, remembered for the rest of it.
+    @inlinable
+    @inline(__always)
+    static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
+                               _ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer,
+                               _ section: borrowing ReadSection) -> Service? {
+        let typeID = registration.read { $0.typeID }
+        if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
+            return found
+        }
+        let service = produce(registration, context, container, arguments, section)
+        // Not `if let`: binding the instance copies it (B1).
+        if context.isResolving && service != nil {
+            context.rememberGraphInstance(service.unsafelyUnwrapped, of: registration, typeID: typeID)
+        }
+        return service
+    }
+
+    /// A new instance from the current factory, the registration on the
+    /// thread's resolution stack: the one `update(factory:)` installed, or
+    /// the registered one (`call`), given `container`. All used borrowed.
+    @inlinable
+    @inline(__always)
+    static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
+                        _ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer,
+                        _ section: borrowing ReadSection) -> Service? {
+        context.enter(registration.opaque, withArguments: !arguments.isNone)
+        defer { context.leave() }
+        return registration.read { registration in
+            if let replacement = registration.fields.replacement.load() {
+                return replacement.read { $0.produce(container, arguments) }
+            }
+            return container.read { registration.call($0, arguments) }
+        }
+    }
+
+    /// A custom scope: its `resolve(registration:resolver:args:)`, with real
+    /// references (slow path).
+    @usableFromInline
+    @inline(never)
+    func resolveThroughCustomScope(_ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
+        scope.object.resolve(registration: self, resolver: request.resolver, args: request.arguments.value)
+    }
+}
+
+extension ResolverRegistration.FactoryBox {
+    /// An instance from the factory `update(factory:)` installed (out of
+    /// line: the arguments are boxed for it).
+    @usableFromInline
+    @inline(never)
+    func produce(_ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer) -> Service? {
+        container.read { factory($0, arguments.value) }
     }
 }

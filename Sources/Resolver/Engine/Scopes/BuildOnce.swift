@@ -382,7 +382,8 @@ extension ResolverRegistration {
                 service = instance.map { ValueStorage.value(in: $0, as: Service.self) }
                 return true
             }, make: {
-                service = produce(registration, ResolutionContext.currentState, request, section)
+                service = produce(registration, ResolutionContext.currentState, request.container, request.arguments,
+                                  section)
                 return ResolverScope.built(service, for: kind, in: UnownedReference(scope))
             })
         }

@@ -16,8 +16,9 @@ extension ResolverScope {
         return withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, registration.name) { key in
                 ReadSection.run { section in
-                    ResolverRegistration.resolve(UnownedReference(registration), through: UnownedReference(self),
-                                                 ResolveRequest(key, from: UnownedReference(resolver), arguments), section)
+                    ResolverRegistration.keptOrMade(UnownedReference(registration), through: UnownedReference(self),
+                                                    ResolveRequest(key, from: UnownedReference(resolver), arguments),
+                                                    section)
                 }
             }
         }
@@ -58,7 +59,7 @@ extension ResolverScope {
                 return service != nil
             }, make: {
                 service = ResolverRegistration.produce(UnownedReference(registration), ResolutionContext.currentState,
-                                                       request, section)
+                                                       request.container, request.arguments, section)
                 return ResolverScope.built(service.map { $0 as Any }, for: kind, in: scope)
             })
             return service
@@ -99,16 +100,21 @@ extension ResolverScope {
     /// a caching scope's table, under the registry mutex; nothing for the
     /// other scopes.
     func resetEntry(_ type: Any.Type, name: Resolver.Name?) {
+        registry.write {
+            resetEntryLocked(type, name: name)
+        }
+    }
+
+    /// `resetEntry`, holding the mutex.
+    func resetEntryLocked(_ type: Any.Type, name: Resolver.Name?) {
+        registry.assertLocked()
         guard table != nil else { return }
         let typeID = RegistryKey.typeID(of: type)
-        let perArgument = ResolverScope.perArgumentTypeID(typeID)
         withRegistryKey(type, name) { key in
-            withRegistryKey(typeID: perArgument, name) { argumentsKey in
-                registry.write {
-                    resetLocked(key, typeID: typeID, name: name)
-                    // The instances kept per argument list (ArgumentInstances).
-                    resetLocked(argumentsKey, typeID: typeID, name: name)
-                }
+            withRegistryKey(typeID: ResolverScope.perArgumentTypeID(typeID), name) { argumentsKey in
+                resetLocked(key, typeID: typeID, name: name)
+                // The instances kept per argument list (ArgumentInstances).
+                resetLocked(argumentsKey, typeID: typeID, name: name)
             }
         }
     }
