@@ -65,7 +65,14 @@ let package = Package(
         .testTarget(
             name: "ResolverTests",
             dependencies: ["Resolver", "ResolverTesting", "CRegistry", "ResolverTestSupport", "ResolverFailureProbe",
-                           "ResolverOneThreadProbe", "ResolverContextProbe"]
+                           "ResolverOneThreadProbe", "ResolverContextProbe", "ResolverTestAppModule"]
+        ),
+        // An app module's keys, which the tests add contexts to from their
+        // own module (`Resolver.onTest(\.key)`).
+        .target(
+            name: "ResolverTestAppModule",
+            dependencies: ["Resolver"],
+            path: "Tests/AppModule"
         ),
         // A program the tests run as a child process: it stops in each of
         // the ways a resolve can fail. (Tests/Swift5App, an app written

@@ -45,6 +45,10 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Whether `register` was called on the main actor (`#isolation`): a
     /// plain factory written there may be isolated to it.
     let registeredOnMainActor: Bool
+    /// Whether a caching scope keeps a nil its factory made of an Optional
+    /// service type: as Resolver 1.5.1 did for registrations by type, and
+    /// never for a key's (as Factory never does).
+    @usableFromInline let keepsNil: Bool
     /// What the resolve path reads without a lock: the scope, the factory
     /// `update(factory:)` installed and the memo of the cached instance
     /// (`Fields`).
@@ -114,6 +118,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         argumentTypes = arguments?.identity
         isolation = factory.isolation
         self.registeredOnMainActor = registeredOnMainActor
+        keepsNil = !KeyName.isKey(name)
         handMadeCacheName = nil
         scopeStorage = scope
         fields.scope.store(UnownedReference(scope))
@@ -145,6 +150,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         argumentTypes = nil
         isolation = .none
         registeredOnMainActor = false
+        keepsNil = true
         site = nil
         if key == Int(bitPattern: UInt(typeID)) {
             handMadeCacheName = nil

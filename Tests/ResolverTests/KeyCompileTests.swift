@@ -73,6 +73,9 @@ enum KeyTypeCheck {
         final class LiveAPI: API {}
         final class NotAnAPI {}
         final class NoteListViewModel { init(userID: Int, locale: String) {} }
+        @MainActor final class AlertPresenter { init() {} }
+        @globalActor actor PlayActor { static let shared = PlayActor() }
+        @PlayActor final class PlayManager { init() {} }
         extension ResolverKeys {
             var api: ResolverKey<any API> { ResolverKey { LiveAPI() } }
             var noteList: ResolverKey<NoteListViewModel, Int, String> {
@@ -182,6 +185,23 @@ extension IndependentTests {
             ("key-that-does-not-exist-rooted",
              "func use() { _ = Resolver.resolve(\\ResolverKeys.nope) }",
              ["value of type 'ResolverKeys' has no member 'nope'"]),
+            // A key declared `@MainActor var` (every key of a module with
+            // default MainActor isolation) cannot be named by a key path off
+            // the main actor: declare it `nonisolated var`, its factory
+            // `@MainActor` (CompileTimeCheckedKeys.md, "Keys and actors").
+            ("main-actor-key-resolved-from-elsewhere",
+             """
+             extension ResolverKeys { @MainActor var alert: ResolverKey<AlertPresenter> { ResolverKey { @MainActor in AlertPresenter() } } }
+             func use() async { _ = await Resolver.resolveAsync(\\.alert) }
+             """,
+             ["cannot form key path to main actor-isolated property 'alert'"]),
+            // A factory isolated to another global actor is written as an
+            // async closure (`{ @PlayActor () async in … }`): beside the
+            // plain factory, the compiler takes a synchronous `@PlayActor`
+            // closure for a plain one, then rejects its isolation.
+            ("global-actor-factory-written-synchronous",
+             "extension ResolverKeys { var player: ResolverKey<PlayManager> { ResolverKey { @PlayActor in PlayManager() } } }",
+             ["converting function value of type '@PlayActor @Sendable () -> PlayManager' to '() -> PlayManager' loses global actor 'PlayActor'"]),
             ("key-that-does-not-exist-unrooted",
              "func use() { _ = Resolver.resolve(\\.nope) }",
              ["cannot infer key path type from context"]),

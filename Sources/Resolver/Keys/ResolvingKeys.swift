@@ -380,13 +380,42 @@ extension Resolver.Registrar {
     }
 }
 
+extension Resolver {
+    // MARK: - Resetting
+
+    /// Makes a key as declared again in `root` (the task's root in a test
+    /// with one): removes the override registered there and drops the key's
+    /// instances, whatever its scope, where resolves from `root` find them
+    /// (the test's own caches, for a test's root): `Resolver.reset(\.store)`,
+    /// as Factory's `reset()` of one factory does. Overrides registered in
+    /// the containers `root` falls back on stay.
+    ///
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    public static func reset<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
+        root.reset(key)
+    }
+
+    /// Makes a key as declared again in this container: removes the
+    /// override registered here and drops the key's instances, whatever its
+    /// scope, where resolves from this container find them.
+    ///
+    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    public final func reset<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
+        let own = Resolver.declareKey(key, declaredAt: ResolverKeys()[keyPath: key].site)
+        Resolver.resetKey(own.name.unsafelyUnwrapped, Service.self, in: self, removingOverride: true)
+    }
+}
+
 extension ResolverScope {
-    /// Drops the instances this scope keeps for a key (every argument list
-    /// of a key with arguments): `ResolverScope.application.reset(\.store)`.
-    /// As ``reset(_:name:)`` does for a service and name.
+    /// Drops the instances of a key (every argument list of a key with
+    /// arguments) that this scope keeps, and those the key's own scope keeps
+    /// where resolves from `Resolver.root` find them, as Factory's
+    /// `reset(.scope)` does: `ResolverScope.application.reset(\.store)`.
+    /// The key's overrides stay; `Resolver.reset(\.key)` removes them too.
     ///
     /// - Parameter key: the key, a property of ``ResolverKeys``.
     public func reset<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
-        resetEntry(Service.self, name: KeyName.registrationName(ResolverKeys()[keyPath: key].site))
+        let own = Resolver.declareKey(key, declaredAt: ResolverKeys()[keyPath: key].site)
+        Resolver.resetKey(own.name.unsafelyUnwrapped, Service.self, in: Resolver.root, removingOverride: false, also: self)
     }
 }

@@ -26,12 +26,21 @@ final class LoggingPlugin: Plugin {}
 final class AsyncA: Sendable { init(_ b: AsyncB) {} }
 final class AsyncB: Sendable { init(_ a: AsyncA) {} }
 
+@globalActor actor PlayActor {
+    static let shared = PlayActor()
+}
+
+@PlayActor final class PlayManager {
+    init() {}
+}
+
 // Compile-time-checked keys (issue 38).
 nonisolated(unsafe) var changingGetterRuns = 0
 
 extension ResolverKeys {
     var probePromise: ResolverKey<Service> { .promised() }
     var probeStore: ResolverKey<Store> { ResolverKey { await Store() } }
+    var probePlayer: ResolverKey<PlayManager> { ResolverKey { @PlayActor () async in PlayManager() } }
     var probeViewModel: ResolverKey<ViewModel> { ResolverKey { @MainActor in ViewModel() } }
     var probeTwiceHere: ResolverKey<Service> { ResolverKey(name: "probeTwice") { Service() } }
     var probeTwiceThere: ResolverKey<Service> { ResolverKey(name: "probeTwice") { Service() } }
@@ -185,6 +194,8 @@ case "key-promise":
     _ = resolver.resolve(\.probePromise)
 case "key-async-sync-resolve":
     _ = resolver.resolve(\.probeStore)
+case "key-global-actor-sync-resolve":
+    _ = resolver.resolve(\.probePlayer)
 case "key-main-actor-off-main":
     Thread.detachNewThread { _ = resolver.resolve(\.probeViewModel) }
     sleep(5)

@@ -202,6 +202,36 @@ extension Resolver {
                         + "a factory installed on its registration returned nil." + needed + chainPlaces, kind: .returnedNil)
     }
 
+    /// `reset(\.key)` from `container`: removes the key's override from the
+    /// container's own table and drops the instances of the key that the
+    /// scopes of the override, of what the key resolves to from there now,
+    /// and `scope` (if given) keep as seen from the container: the key as
+    /// declared again there.
+    static func resetKey<Service>(_ name: Resolver.Name, _ type: Service.Type, in container: Resolver,
+                                  removingOverride: Bool, also scope: ResolverScope? = nil) {
+        registry.write {
+            withRegistryKey(Service.self, name) { key in
+                var scopes = scope.map { [$0] } ?? []
+                let table = container.storage.table
+                if removingOverride, let override = table.findLocked(key) {
+                    scopes.append(override.unsafeCast(to: ResolverRegistration<Service>.self).read { $0.scopeStorage })
+                    if !table.removeLocked(key) {
+                        registry.reportRecoverable("RESOLVER: could not remove the override of the key \(name.rawValue) of '\(Service.self)': out of memory.")
+                    }
+                }
+                let found = ReadSection.run { section in
+                    (container.storage.find(key, section) ?? KeyDefaults.shared.container.storage.find(key, section))?.object
+                }
+                if let found {
+                    scopes.append(UnownedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).read { $0.scopeStorage })
+                }
+                for scope in scopes {
+                    scope.dropInstancesLocked(of: Service.self, name, from: container)
+                }
+            }
+        }
+    }
+
     /// Whether a lookup from this container reaches `container` (itself or
     /// a child, depth first). The mutex must be held.
     func reachesLocked(_ container: Resolver) -> Bool {

@@ -104,3 +104,25 @@ final class WeakBox {
         self.object = object
     }
 }
+
+extension ValueStorage {
+    /// Whether `value` is an Optional holding nil (a service type that is
+    /// itself Optional).
+    @inlinable
+    static func isNil<Service>(_ value: Service) -> Bool {
+        (value as? any OptionalValue)?.isNone ?? false
+    }
+}
+
+/// An Optional, whatever it wraps.
+@usableFromInline
+protocol OptionalValue {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    @usableFromInline
+    var isNone: Bool {
+        self == nil
+    }
+}

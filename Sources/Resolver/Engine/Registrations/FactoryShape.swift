@@ -179,7 +179,8 @@ extension ResolverRegistration.Factory {
         }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
     }
 
-    /// `{ await … }`, `{ id in await … }`: the arguments boxed, as they cross a suspension.
+    /// `{ await … }`, `{ id in await … }`, `{ @PlayActor () async in … }`:
+    /// the arguments boxed, as they cross a suspension.
     @inlinable
     static func awaiting<each Argument>(arguments factory: @escaping (repeat each Argument) async -> Service) -> Self {
         .async({ _, args in
@@ -230,5 +231,40 @@ extension Resolver {
         { resolver, args in
             factory(resolver, repeat each values(of: args, as: (repeat each Argument).self, for: Service.self))
         }
+    }
+}
+
+extension Resolver {
+    /// A main-actor factory of the arguments alone in the `(Resolver, Any?)`
+    /// form: run as a `@MainActor` registration's factory is (on the main
+    /// actor, else a stop with the fix).
+    @inlinable
+    static func mainActorForm<Service, each Argument>(arguments factory: @escaping @MainActor (repeat each Argument) -> Service)
+        -> ResolverFactoryAnyArguments<Service> {
+        { resolver, args in
+            onMainActor({ _, args in
+                factory(repeat each values(of: args, as: (repeat each Argument).self, for: Service.self))
+            }, resolver, args)
+        }
+    }
+
+    /// A main-actor factory of the container and the arguments in the `(Resolver, Any?)` form.
+    @inlinable
+    static func mainActorForm<Service, each Argument>(resolver factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
+        -> ResolverFactoryAnyArguments<Service> {
+        { resolver, args in
+            onMainActor({ resolver, args in
+                factory(resolver, repeat each values(of: args, as: (repeat each Argument).self, for: Service.self))
+            }, resolver, args)
+        }
+    }
+
+    /// Runs a main-actor factory from a synchronous resolve: on the main
+    /// actor it runs; elsewhere the program stops with the fix. A static of
+    /// a type that is not generic (B2).
+    @usableFromInline
+    static func onMainActor<Service>(_ factory: @escaping @MainActor (Resolver, Any?) -> Service?, _ resolver: Resolver,
+                                     _ args: Any?) -> Service? {
+        ResolverRegistration<Service>.callOnMainActor(factory, nil, resolver, args)
     }
 }

@@ -93,11 +93,13 @@ extension ResolverRegistration {
         ])
     }
 
-    /// The message for an async factory asked for by a synchronous resolve.
+    /// The message for an async factory asked for by a synchronous resolve
+    /// (a factory isolated to a global actor other than the main actor is
+    /// one: `{ @PlayActor () async in … }`).
     static func asyncFactoryMessage(_ name: Resolver.Name?) -> String {
         message([
-            "RESOLVER: '\(describe(Service.self, name))' is registered with an async factory, which a synchronous resolve cannot run.",
-            "Resolve it from async code with `await \(resolveAsyncCall(name))` (or `resolveAsync()` on its container). Once a caching scope holds its instance, synchronous resolves return that instance.",
+            "RESOLVER: '\(describe(Service.self, name))' is registered with an async factory (or one isolated to a global actor other than the main actor), which a synchronous resolve cannot run.",
+            "Resolve it from async code with `await \(resolveAsyncCall(name))` (or `resolveAsync()` on its container), which runs the factory on its actor. Once a caching scope holds its instance, synchronous resolves return that instance.",
         ])
     }
 

@@ -156,10 +156,18 @@ extension ResolverRegistration {
     /// held.
     @usableFromInline
     func dropInstancesLocked(from container: Resolver) {
+        scopeStorage.dropInstancesLocked(of: Service.self, name, from: container)
+    }
+}
+
+extension ResolverScope {
+    /// Drops the instances this scope, as it stands in a resolve from
+    /// `container`, keeps for `type` and `name`. The mutex must be held.
+    func dropInstancesLocked(of type: Any.Type, _ name: Resolver.Name?, from container: Resolver) {
         registry.assertLocked()
         let scope = ReadSection.run { section in
-            ResolverRegistration.scope(UnownedReference(self), from: UnownedReference(container), section).object
+            ResolverScope.seen(UnownedReference(self), from: UnownedReference(container), section).object
         }
-        scope.resetEntryLocked(Service.self, name: name)
+        scope.resetEntryLocked(type, name: name)
     }
 }

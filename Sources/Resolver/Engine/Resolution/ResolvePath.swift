@@ -325,7 +325,19 @@ extension ResolverRegistration {
     @inline(__always)
     static func scope(_ registration: UnownedReference<ResolverRegistration>, from container: UnownedReference<Resolver>,
                       _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
-        var scope = registration.read { $0.fields.scope }.load().unsafelyUnwrapped
+        ResolverScope.seen(registration.read { $0.fields.scope }.load().unsafelyUnwrapped, from: container, section)
+    }
+}
+
+extension ResolverScope {
+    /// The scope that stands for `scope` in a resolve from `container`:
+    /// `.container` is that container's cache, and the app-wide caches are
+    /// the container's isolated ones, where it has them.
+    @inlinable
+    @inline(__always)
+    static func seen(_ scope: UnownedReference<ResolverScope>, from container: UnownedReference<Resolver>,
+                     _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+        var scope = scope
         if case .containerCache = scope.read({ $0.kind.strategy }) {
             scope = container.read { $0.fields.cache }.load() ?? Resolver.makeCacheScope(container)
         }
@@ -334,6 +346,9 @@ extension ResolverRegistration {
         }
         return scope
     }
+}
+
+extension ResolverRegistration {
 
     // MARK: - 3. kept
 

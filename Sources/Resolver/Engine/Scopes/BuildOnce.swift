@@ -319,7 +319,8 @@ extension ResolverScope {
                     let service = await AsyncFrame.$current.withValue(parent) {
                         await registration.runAsyncFactory(resolver, args, parent)
                     }
-                    let built = ResolverScope.built(service, for: scope.kind, in: UnownedReference(scope))
+                    let built = ResolverScope.built(service, for: scope.kind, in: UnownedReference(scope),
+                                                    keepingNil: registration.keepsNil)
                     withRegistryKey(Service.self, registration.name) { key in
                         registry.write {
                             verifying?.noteBuildEndedLocked(ticket)
@@ -384,7 +385,8 @@ extension ResolverRegistration {
             }, make: {
                 service = produce(registration, ResolutionContext.currentState, request.container, request.arguments,
                                   section)
-                return ResolverScope.built(service, for: kind, in: UnownedReference(scope))
+                return ResolverScope.built(service, for: kind, in: UnownedReference(scope),
+                                           keepingNil: registration.read { $0.keepsNil })
             })
         }
         return service
@@ -404,12 +406,16 @@ extension ResolverScope {
     /// expiry for a time-to-live scope): each an owned reference. A
     /// `.shared` scope keeps no value type (nothing to hold weakly).
     @inlinable
-    static func built<Service>(_ service: Service?, for kind: Kind, in scope: UnownedReference<ResolverScope>)
-        -> BuiltInstance {
+    static func built<Service>(_ service: Service?, for kind: Kind, in scope: UnownedReference<ResolverScope>,
+                               keepingNil: Bool = true) -> BuiltInstance {
         guard let service else {
             return BuiltInstance(instance: nil, entry: nil)
         }
         let instance = ValueStorage.retainedReference(to: service)
+        if !keepingNil && ValueStorage.isNil(service) {
+            // A key's nil of an Optional service: handed to the askers, never kept.
+            return BuiltInstance(instance: instance, entry: nil)
+        }
         return BuiltInstance(instance: instance, entry: entry(for: service, instance, of: kind, in: scope))
     }
 
