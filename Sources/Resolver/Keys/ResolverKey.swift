@@ -83,6 +83,20 @@ public struct ResolverKey<Service, each Argument> {
     }
 
     // MARK: Declaring
+    //
+    // One initializer per factory shape, and the compiler tries each one a
+    // closure could be converted to. The shapes that take the container and
+    // the async ones are `@_disfavoredOverload`: the compiler tries those only
+    // when no other initializer fits, so `ResolverKey { LiveAPI() }` and
+    // `ResolverKey { userID, locale in … }` are checked against the plain and
+    // the main-actor shapes alone. Skipping them never changes the choice: a
+    // closure fits the plain shapes (the key's arguments, which its type in
+    // the getter gives) or the ones that take the container (one parameter
+    // more), never both, and a synchronous shape never takes an async closure. Each isolation pair stays alike (the plain
+    // and main-actor shapes neither disfavored, the two that take the container
+    // both): the compiler accepts a `@MainActor` closure for a nonisolated
+    // shape and reports the lost isolation only afterwards, so a disfavored
+    // main-actor shape would lose `{ @MainActor in … }` to the plain one.
 
     /// A key whose factory takes the arguments: `ResolverKey { LiveAPI() }`,
     /// or `ResolverKey { userID, locale in NoteListViewModel(userID: userID, locale: locale) }`.
@@ -110,6 +124,7 @@ public struct ResolverKey<Service, each Argument> {
     ///   - line: the declaration's line (`#line`); leave it out.
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the container `resolve` was called on and the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
@@ -150,6 +165,7 @@ public struct ResolverKey<Service, each Argument> {
     ///   - line: the declaration's line (`#line`); leave it out.
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the container and the arguments, on the main actor.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
@@ -172,6 +188,7 @@ public struct ResolverKey<Service, each Argument> {
     ///   - line: the declaration's line (`#line`); leave it out.
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
@@ -190,6 +207,7 @@ public struct ResolverKey<Service, each Argument> {
     ///   - line: the declaration's line (`#line`); leave it out.
     ///   - name: the key's name, the declaring property's (`#function`); leave it out.
     ///   - factory: makes the service from the container and the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
@@ -241,6 +259,11 @@ public struct ResolverKey<Service, each Argument> {
         return self
     }
 
+    // Each context takes the key's factory in its two shapes; the one given the
+    // container is `@_disfavoredOverload`, as the initializer's is, so that
+    // `.onTest { MockAPI() }` is checked against one modifier, not against
+    // both with the key's initializers under each.
+
     /// Under a test runner, resolves with `factory` instead (as a
     /// registration's `onTest` does); strict tests do not report the key.
     ///
@@ -254,6 +277,7 @@ public struct ResolverKey<Service, each Argument> {
     /// Under a test runner, resolves with `factory`, given the container.
     ///
     /// - Parameter factory: makes the service from the container and the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onTest(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
@@ -273,6 +297,7 @@ public struct ResolverKey<Service, each Argument> {
     /// For Xcode's previews, resolves with `factory`, given the container.
     ///
     /// - Parameter factory: makes the service from the container and the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onPreview(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
@@ -297,6 +322,7 @@ public struct ResolverKey<Service, each Argument> {
     /// - Parameters:
     ///   - argument: the launch argument, such as `"-mock-api"`.
     ///   - factory: makes the service from the container and the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
@@ -317,6 +343,7 @@ public struct ResolverKey<Service, each Argument> {
     /// container.
     ///
     /// - Parameter factory: makes the service from the container and the arguments.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onDebug(_ factory: @escaping (Resolver, repeat each Argument) -> Service) -> ResolverKey {
