@@ -26,6 +26,7 @@ extension ResolverKey {
     /// Under a test runner, resolves with `factory`, given the container, on the main actor.
     ///
     /// - Parameter factory: makes the service from the container and the arguments, on the main actor.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onTest(_ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) -> ResolverKey {
@@ -44,6 +45,7 @@ extension ResolverKey {
     /// For Xcode's previews, resolves with `factory`, given the container, on the main actor.
     ///
     /// - Parameter factory: makes the service from the container and the arguments, on the main actor.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onPreview(_ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) -> ResolverKey {
@@ -67,6 +69,7 @@ extension ResolverKey {
     /// - Parameters:
     ///   - argument: the launch argument, such as `"-mock-api"`.
     ///   - factory: makes the service from the container and the arguments, on the main actor.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onArg(_ argument: String,
@@ -86,6 +89,7 @@ extension ResolverKey {
     /// In a debug build of the app, resolves with `factory`, given the container, on the main actor.
     ///
     /// - Parameter factory: makes the service from the container and the arguments, on the main actor.
+    @_disfavoredOverload
     @inlinable
     @inline(__always)
     public func onDebug(_ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) -> ResolverKey {
@@ -114,6 +118,7 @@ extension Resolver {
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - factory: makes the service from the container and the key's arguments.
+    @_disfavoredOverload
     public static func onTest<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                      _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
         addContext(.test, to: key, anyArgumentsForm(resolver: factory))
@@ -135,6 +140,7 @@ extension Resolver {
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    @_disfavoredOverload
     public static func onTest<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                      _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         addContext(.test, to: key, mainActorForm(resolver: factory))
@@ -156,6 +162,7 @@ extension Resolver {
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - factory: makes the service from the container and the key's arguments.
+    @_disfavoredOverload
     public static func onPreview<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
         addContext(.preview, to: key, anyArgumentsForm(resolver: factory))
@@ -177,6 +184,7 @@ extension Resolver {
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    @_disfavoredOverload
     public static func onPreview<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         addContext(.preview, to: key, mainActorForm(resolver: factory))
@@ -201,6 +209,7 @@ extension Resolver {
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - argument: the launch argument, such as `"-mock-api"`.
     ///   - factory: makes the service from the container and the key's arguments.
+    @_disfavoredOverload
     public static func onArg<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                     _ argument: String,
                                                     _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
@@ -227,6 +236,7 @@ extension Resolver {
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - argument: the launch argument, such as `"-mock-api"`.
     ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    @_disfavoredOverload
     public static func onArg<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                     _ argument: String,
                                                     _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
@@ -249,6 +259,7 @@ extension Resolver {
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - factory: makes the service from the container and the key's arguments.
+    @_disfavoredOverload
     public static func onDebug<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
         addContext(.debug, to: key, anyArgumentsForm(resolver: factory))
@@ -270,6 +281,7 @@ extension Resolver {
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
     ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    @_disfavoredOverload
     public static func onDebug<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         addContext(.debug, to: key, mainActorForm(resolver: factory))
