@@ -152,7 +152,8 @@ test-probes: deps
 
 # Contexts on a registration in a program (Tests/Programs/ResolverContextProbe),
 # debug and release builds: `onDebug` applies in a debug build (DEBUG defined
-# where the package is compiled, as SwiftPM builds it with the program); the argument and the preview variable win in both. (The tests
+# where the package is compiled, as SwiftPM builds it with the program); the argument and the preview variable win in both; an
+# argument set, then removed, for the process is seen by a new thread's first resolve. (The tests
 # run the debug build in child processes for every context.)
 CONTEXT_OUT := .build/context-probe.out
 # $(call context-probe,CONFIGURATION,ENVIRONMENT,ARGUMENTS,EXPECTED LINE)
@@ -169,6 +170,8 @@ test-contexts: deps
 	$(call context-probe,release,,all -mock-api,resolved: argument)
 	$(call context-probe,release,XCODE_RUNNING_FOR_PREVIEWS=1,all,resolved: preview)
 	$(call context-probe,release,,each,debug: live)
+	$(call context-probe,release,,process-arguments,set: argument)
+	$(call context-probe,release,,process-arguments -mock-api,removed: live)
 	@echo "test-contexts OK"
 
 # The example app, and what it prints.

@@ -84,11 +84,12 @@ let package = Package(
             path: "Tests/Programs/ResolverFailureProbe"
         ),
         // Which context of a registration applies in a program (launch
-        // arguments, the preview variable, Xcode's test variables, debug and
-        // release builds); the tests and `make test-contexts` run it.
+        // arguments, also set for the process and seen on a new thread, the
+        // preview variable, Xcode's test variables, debug and release
+        // builds); the tests and `make test-contexts` run it.
         .executableTarget(
             name: "ResolverContextProbe",
-            dependencies: ["Resolver"],
+            dependencies: ["Resolver", "ResolverTestSupport"],
             path: "Tests/Programs/ResolverContextProbe"
         ),
         // Async factories built once while every job of the global executor

@@ -13,9 +13,12 @@
 // when the modifier runs: a context that does not apply changes nothing, and
 // one that applies installs its factory as `update(factory:)` does, so a
 // registration without contexts resolves exactly as before. Launch arguments
-// are the process's, read once, changed for a task by
-// `ResolverContext.withLaunchArguments(adding:removing:operation:)`: an
-// `onArg` registration decides at each build of an instance. When several
+// are the process's, read once, changed for the whole process by
+// `ResolverContext.setLaunchArgument(_:)` and `removeLaunchArgument(_:)`
+// (`ProcessLaunchArguments`, under a lock of its own) and for a task by
+// `ResolverContext.withLaunchArguments(adding:removing:operation:)`, which
+// wins in its task: an `onArg` registration decides at each build of an
+// instance. When several
 // apply, the first wins in this order: argument (the first `onArg` written),
 // preview, test, debug (Factory's order). DESIGN.md, "Contexts and strict
 // tests".
@@ -49,7 +52,10 @@ public enum ResolverContext {
 
     /// Whether the process was launched with `argument` (an exact match of
     /// one of `CommandLine.arguments` after the program's path), as changed
-    /// for this task by ``withLaunchArguments(adding:removing:operation:)``.
+    /// for the process by ``setLaunchArgument(_:)`` and
+    /// ``removeLaunchArgument(_:)``, then for this task by
+    /// ``withLaunchArguments(adding:removing:operation:)``: the task's change
+    /// wins in the task.
     public static func hasLaunchArgument(_ argument: String) -> Bool {
         if let changes = launchArgumentChanges {
             if changes.removed.contains(argument) {
@@ -59,7 +65,36 @@ public enum ResolverContext {
                 return true
             }
         }
-        return ProcessContext.launchArguments.contains(argument)
+        return ProcessLaunchArguments.shared.contains(argument)
+    }
+
+    /// Adds `argument` to the launch arguments of the whole process, as if
+    /// it had been launched with it: `ResolverContext.setLaunchArgument("-mock-api")`
+    /// (Factory's `FactoryContext.setArg`).
+    ///
+    /// Every thread and task sees it from now on, except a task that
+    /// removes it with ``withLaunchArguments(adding:removing:operation:)``;
+    /// an `onArg(_:_:)` registration builds with its factory from its next
+    /// build (an instance a caching scope holds keeps the factory it was
+    /// built with). Safe to call from any thread; the last call for an
+    /// argument wins.
+    ///
+    /// - Parameter argument: the argument, as `onArg(_:_:)` names it.
+    public static func setLaunchArgument(_ argument: String) {
+        ProcessLaunchArguments.shared.update(argument, present: true)
+    }
+
+    /// Removes `argument` from the launch arguments of the whole process,
+    /// one it was launched with too: `ResolverContext.removeLaunchArgument("-mock-api")`
+    /// (Factory's `FactoryContext.removeArg`).
+    ///
+    /// Every thread and task stops seeing it, except a task that adds it
+    /// with ``withLaunchArguments(adding:removing:operation:)``. Safe to call
+    /// from any thread; the last call for an argument wins.
+    ///
+    /// - Parameter argument: the argument, as `onArg(_:_:)` names it.
+    public static func removeLaunchArgument(_ argument: String) {
+        ProcessLaunchArguments.shared.update(argument, present: false)
     }
 
     /// Runs `operation` as if the process had also been launched with
@@ -69,7 +104,9 @@ public enum ResolverContext {
     /// relaunching. Instances built inside see the change; instances cached
     /// before keep what they were built with, so pair it with a container
     /// of the test's own (`.resolver { … }` of ResolverTesting). Nested
-    /// calls add to the outer one's changes.
+    /// calls add to the outer one's changes, and the task's changes win over
+    /// the process's (``setLaunchArgument(_:)``, ``removeLaunchArgument(_:)``)
+    /// inside it.
     public static func withLaunchArguments<Result>(adding: [String] = [], removing: [String] = [],
                                                    operation: () throws -> Result) rethrows -> Result {
         try $launchArgumentChanges.withValue(LaunchArgumentChanges(launchArgumentChanges, adding, removing),
@@ -87,6 +124,35 @@ public enum ResolverContext {
     /// This task's changes to the launch arguments, if any.
     @TaskLocal
     static var launchArgumentChanges: LaunchArgumentChanges?
+}
+
+/// The launch arguments of the whole process: those it was launched with,
+/// as `setLaunchArgument(_:)` and `removeLaunchArgument(_:)` changed them.
+/// A mutex of its own guards the set; it is held for a set operation only,
+/// never while user code runs (the registry mutex may be held around it:
+/// `contextAppliesLocked` asks under it).
+final class ProcessLaunchArguments: @unchecked Sendable {
+    static let shared = ProcessLaunchArguments()
+
+    private let mutex = Mutex.make()
+    /// Guarded by `mutex`.
+    private var arguments = ProcessContext.launchArguments
+
+    private init() {}
+
+    func contains(_ argument: String) -> Bool {
+        mutex.withLock { arguments.contains(argument) }
+    }
+
+    func update(_ argument: String, present: Bool) {
+        mutex.withLock {
+            if present {
+                arguments.insert(argument)
+            } else {
+                arguments.remove(argument)
+            }
+        }
+    }
 }
 
 /// Launch arguments a task added and removed (the later call winning).
@@ -277,8 +343,9 @@ extension ResolverOptions {
     /// `launchArguments`), resolves with `factory` instead:
     /// `register { LiveAPI() as API }.onArg("-mock-api") { MockAPI() as API }`.
     ///
-    /// The process's arguments are read once; a test changes them for its
-    /// task with `ResolverContext.withLaunchArguments(adding:removing:operation:)`.
+    /// The process's arguments are read once; `ResolverContext.setLaunchArgument(_:)`
+    /// and `removeLaunchArgument(_:)` change them for the process, and a test
+    /// changes them for its task with `ResolverContext.withLaunchArguments(adding:removing:operation:)`.
     /// Decided at each build of an instance, so an instance a caching scope
     /// holds keeps the factory it was built with. The first `onArg` whose
     /// argument is there wins over every other context.

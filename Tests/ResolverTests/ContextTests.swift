@@ -73,6 +73,16 @@ extension IndependentTests {
             #expect(with.output.contains("adding: argument\nremoving: live\noutside: argument"), "\(with.output)")
         }
 
+        /// Set, then removed, for the whole process before the first
+        /// resolve, which runs on a new thread: each change is seen there;
+        /// removing an argument the program was launched with hides it.
+        @Test func aProgramSeesAnArgumentSetOrRemovedProcessWideOnANewThread() throws {
+            let without = try runProgram("ResolverContextProbe", ["process-arguments"])
+            #expect(without.output.contains("set: argument\nremoved: live"), "\(without.output)")
+            let with = try runProgram("ResolverContextProbe", ["process-arguments", "-mock-api"])
+            #expect(with.output.contains("set: argument\nremoved: live"), "\(with.output)")
+        }
+
         // MARK: Under swift test
 
         @Test func underSwiftTestTheTestContextApplies() {

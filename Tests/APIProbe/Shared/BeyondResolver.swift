@@ -13,6 +13,15 @@ final class ProbeUser: @unchecked Sendable {
     }
 }
 
+/// `@DynamicInjected` by type, each spelling: resolved at every read.
+final class ProbeDynamicScreen {
+    @DynamicInjected var user: ProbeUser
+    @DynamicInjected(name: "dynamic", container: probeDynamicContainer) var named: ProbeUser
+    @DynamicInjected(container: nil) var fromRoot: ProbeUser
+}
+
+let probeDynamicContainer = Resolver()
+
 /// Uses the additions; returns what did not behave.
 func useBeyondResolver() -> [String] {
     var failures: [String] = []
@@ -29,5 +38,16 @@ func useBeyondResolver() -> [String] {
     if container.optional(ProbeUser.self, name: "none", arguments: 1) != nil { failures.append("optional(_:arguments:)") }
     Resolver.register(name: "probe", arguments: Int.self) { r, id in ProbeUser(id: id, name: "static") }
     if Resolver.resolve(ProbeUser.self, name: "probe", arguments: 3).id != 3 { failures.append("static arguments") }
+
+    // @DynamicInjected: a resolve at each read; the wrapper is Sendable when its service is.
+    Resolver.register { ProbeUser(id: 0, name: "root") }.scope(.unique)
+    probeDynamicContainer.register(name: "dynamic") { ProbeUser(id: 1, name: "container") }
+    let screen = ProbeDynamicScreen()
+    if screen.user === screen.user || screen.fromRoot.name != "root" { failures.append("@DynamicInjected") }
+    if screen.named.name != "container" { failures.append("@DynamicInjected(name:container:)") }
+    let wrapper: DynamicInjected<ProbeUser> = screen.$user
+    let _: any Sendable = wrapper
+    Resolver.register { ProbeUser(id: 2, name: "again") }
+    if wrapper.wrappedValue.name != "again" { failures.append("@DynamicInjected reads the registration of the moment") }
     return failures
 }

@@ -41,6 +41,15 @@ func useContexts() -> [String] {
     }
     if launched != "argument" { failures.append("onArg with the argument added for this task") }
     if ResolverContext.hasLaunchArgument("-probe-mock") { failures.append("the argument outside withLaunchArguments") }
+    ResolverContext.setLaunchArgument("-probe-mock")
+    let removedForTheTask = ResolverContext.withLaunchArguments(removing: ["-probe-mock"]) {
+        container.resolve(ProbeAPI.self).kind
+    }
+    if container.resolve(ProbeAPI.self).kind != "argument" || removedForTheTask != "live" {
+        failures.append("onArg with the argument set for the process, removed for a task")
+    }
+    ResolverContext.removeLaunchArgument("-probe-mock")
+    if ResolverContext.hasLaunchArgument("-probe-mock") { failures.append("the argument removed for the process") }
 
     // onDebug, statically registered, named.
     Resolver.register(name: "probe-debug") { ProbeLiveAPI() as ProbeAPI }

@@ -114,6 +114,8 @@ final class KeyProbeScreen {
     @WeakLazyInjected(\.probeWrapped, container: keyProbeContainer) var containerWeakStore
     @OptionalInjected(\.probeAnalytics) var analytics
     @OptionalInjected(\.probeAnalytics, container: keyProbeContainer) var containerAnalytics
+    @DynamicInjected(\.probeAPI) var dynamicAPI
+    @DynamicInjected(\.probeAPI, container: keyProbeContainer) var containerDynamicAPI
 }
 
 let keyProbeContainer = Resolver()
@@ -167,6 +169,7 @@ func useKeys() async -> [String] {
     check(screen.store === screen.weakStore && screen.containerStore === screen.containerWeakStore,
           "@LazyInjected and @WeakLazyInjected")
     check(screen.analytics == nil && screen.containerAnalytics == nil, "@OptionalInjected of a promise")
+    check(screen.dynamicAPI.kind == "live" && screen.containerDynamicAPI.kind == "live", "@DynamicInjected(\\.probeAPI)")
 
     // Overriding: static and on a container, with options; resetting a key.
     Resolver.register(\.probeAnalytics) { KeyProbeTracker() }
@@ -184,6 +187,8 @@ func useKeys() async -> [String] {
     }
     Resolver.register(\.probeAPI) { KeyProbeMockAPI("main") }
     check(Resolver.resolve(\.probeAPI).kind == "main", "Resolver.register(\\.probeAPI) { … }")
+    check(screen.dynamicAPI.kind == "main" && screen.containerDynamicAPI.kind == "mock",
+          "@DynamicInjected(\\.probeAPI) reads the overrides made after the screen")
     let session = Resolver.resolve(\.probeOneArgument, arguments: 7)
     ResolverScope.keyProbeSession.reset(\.probeOneArgument)
     check(Resolver.resolve(\.probeOneArgument, arguments: 7) !== session, "ResolverScope.reset(\\.key)")

@@ -4,6 +4,7 @@
 // variables, built for debug or release. Each scenario prints what it
 // resolved, one `name: value` line each.
 import Resolver
+import ResolverTestSupport
 
 protocol API: Sendable {
     var name: String { get }
@@ -56,6 +57,26 @@ case "task-arguments":
         print("removing: \(container.resolve(API.self, name: "transient").name)")
     }
     print("outside: \(container.resolve(API.self, name: "transient").name)")
+case "process-arguments":
+    // The argument set, then removed, for the whole process before anything
+    // resolves; each resolve runs on a new thread (no task, no task-local),
+    // its first. Removing it hides it whether or not the program was
+    // launched with it.
+    let container = Resolver()
+    container.register(name: "transient") { NamedAPI(name: "live") as API }
+        .onArg("-mock-api") { NamedAPI(name: "argument") as API }
+    func resolvedOnANewThread() -> String {
+        let name = Locked("")
+        runOnThreads(1) { _ in
+            let resolved = container.resolve(API.self, name: "transient").name
+            name.withLock { $0 = resolved }
+        }
+        return name.withLock { $0 }
+    }
+    ResolverContext.setLaunchArgument("-mock-api")
+    print("set: \(resolvedOnANewThread())")
+    ResolverContext.removeLaunchArgument("-mock-api")
+    print("removed: \(resolvedOnANewThread())")
 default:
     print("unknown scenario \(scenario)")
 }

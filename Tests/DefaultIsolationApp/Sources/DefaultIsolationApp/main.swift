@@ -42,6 +42,7 @@ extension Resolver: @retroactive ResolverRegistering {
 final class Screen {
     @Injected var model: SettingsViewModel
     @LazyInjected var greeting: Greeting
+    @DynamicInjected var currentModel: SettingsViewModel
 }
 
 // Compile-time-checked keys declared and used in a module whose default
@@ -66,6 +67,7 @@ final class KeyScreen {
     @LazyInjected(\.modelKey) var model
     @WeakLazyInjected(\.modelKey) var weakModel
     @OptionalInjected(\.promisedKey) var promised
+    @DynamicInjected(\.greetingKey) var currentGreeting
 }
 
 var failures: [String] = []
@@ -77,6 +79,8 @@ let screen = Screen()
 let model: SettingsViewModel = Resolver.resolve()
 check(screen.model.network === model.network, "one application-wide Network")
 check(screen.greeting.text == "hello", "@LazyInjected on the main actor")
+check(screen.currentModel !== screen.currentModel && screen.currentModel.network === model.network,
+      "@DynamicInjected on the main actor: a new view model at each read")
 check(Resolver.resolve(SettingsViewModel.self, name: "args", args: model.network).network === model.network, "arguments")
 let typed = Resolver.resolve(SettingsViewModel.self, name: "typed", arguments: 1, "a")
 check(typed === Resolver.resolve(SettingsViewModel.self, name: "typed", arguments: 1, "a"), "typed arguments, one instance per list")
@@ -110,11 +114,15 @@ let keyScreen = KeyScreen()
 check(keyScreen.greeting.text == "hello", "@Injected(\\.greetingKey)")
 check(keyScreen.model.network === model.network && keyScreen.weakModel != nil, "@LazyInjected and @WeakLazyInjected of a key")
 check(keyScreen.promised == nil, "@OptionalInjected of a promised key")
+check(keyScreen.currentGreeting.text == "hello", "@DynamicInjected(\\.greetingKey)")
 check(Resolver.resolve(\.typedKey, arguments: 1).network === model.network, "a key with arguments")
 check(Resolver.resolve(\.clockKey) === (await Resolver.resolveAsync(\.clockKey)), "a @MainActor key, cached")
 check(await Resolver.resolveAsync(\.storeKey) === (await Resolver.resolveAsync(\.storeKey)), "an async key")
 check(ResolverContext.withLaunchArguments(adding: ["-greet-key-mock"]) { Resolver.resolve(\.contextKey).text } == "mock",
       "a key's onArg")
+Resolver.register(\.greetingKey) { Mock() }
+check(keyScreen.currentGreeting.text == "mock" && keyScreen.greeting.text == "hello",
+      "@DynamicInjected(\\.greetingKey) reads the override of the moment, @Injected kept its own")
 Resolver.register(\.promisedKey) { Mock() }
 check(Resolver.optional(\.promisedKey)?.text == "mock", "a promise kept by Resolver.register(\\.promisedKey)")
 let clockAnywhere = Resolver.resolve(\.clockAnywhereKey)
