@@ -28,12 +28,12 @@ final class KeyDefaults: @unchecked Sendable {
     /// declared elsewhere (two keys of one type and name).
     @usableFromInline
     @inline(never)
-    static func find(_ key: RegistryKey, declaredAt site: UnsafePointer<KeySite>,
+    static func find(_ key: RegistryKey, declaredAt origin: KeyOrigin,
                      _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
         guard let found = shared.container.storage.find(key, section) else {
             return nil
         }
-        checkDeclaration(found.object, site.pointee)
+        checkDeclaration(found.object, origin, key.nameText ?? "")
         return found
     }
 
@@ -60,7 +60,7 @@ final class KeyDefaults: @unchecked Sendable {
             }
         }
         if let found {
-            checkDeclaration(found, site)
+            checkDeclaration(found, site.origin, site.keyPath)
             return UnownedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).object
         }
         guard declaration.received else {
@@ -87,11 +87,11 @@ final class KeyDefaults: @unchecked Sendable {
 
     /// Stops when `found`, the registration of a key of this type and name,
     /// was made by another declaration than `site`.
-    static func checkDeclaration(_ found: AnyObject, _ site: KeySite) {
+    static func checkDeclaration(_ found: AnyObject, _ origin: KeyOrigin, _ keyPath: String) {
         let describing = found as? RegistrationDescribing
-        guard !site.isSameDeclaration(as: describing?.site) else { return }
+        guard !origin.isSameDeclaration(as: describing?.site) else { return }
         let declared = describing?.site
-        resolverFailure("RESOLVER: two keys \(site.keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(site.place). A key is its service type and the name of the property that declares it: rename one of them.")
+        resolverFailure("RESOLVER: two keys \(keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(origin.place). A key is its service type and the name of the property that declares it: rename one of them.")
     }
 
     /// The keys' own registrations `verify()` of `container` resolves: when
@@ -131,14 +131,12 @@ extension Resolver {
     static func resolveKey<Path: ResolvePath>(_ site: KeySite, in container: Resolver?, _ arguments: ArgumentsPointer,
                                               _ path: Path.Type, declare: () -> Void) -> Path.Result {
         KeyName.withBytes(site.name) { name in
-            withUnsafePointer(to: site) { declaredAt in
-                let result = resolve(name, in: container, arguments, path, declaredAt: declaredAt)
-                guard Path.isAbsent(result), KeyDefaults.isUndeclared(name, of: Path.Service.self) else {
-                    return result
-                }
-                declare()
-                return resolve(name, in: container, arguments, path, declaredAt: declaredAt)
+            let result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
+            guard Path.isAbsent(result), KeyDefaults.isUndeclared(name, of: Path.Service.self) else {
+                return result
             }
+            declare()
+            return resolve(name, in: container, arguments, path, declaredAt: site.origin)
         }
     }
 

@@ -37,12 +37,42 @@ struct KeySite: Sendable {
         RegistrationSite(fileID, line)
     }
 
+    /// Where it is declared, as the resolve path carries it.
+    @inlinable
+    @inline(__always)
+    var origin: KeyOrigin {
+        KeyOrigin(fileID: UnsafeRawPointer(fileID.utf8Start), line: line)
+    }
+}
+
+/// Where a key is declared, as the resolve path carries it to a lookup in
+/// the keys' table: the `#fileID` literal's bytes (NUL-terminated) and the
+/// line, two words passed in registers.
+@frozen
+@usableFromInline
+struct KeyOrigin {
+    @usableFromInline let fileID: UnsafeRawPointer
+    @usableFromInline let line: UInt
+
+    @inlinable
+    @inline(__always)
+    init(fileID: UnsafeRawPointer, line: UInt) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    /// `Module/File.swift:LINE`.
+    var place: String {
+        String(cString: fileID.assumingMemoryBound(to: CChar.self)) + ":\(line)"
+    }
+
     /// Whether `other` is the same declaration (the same file and line; a
     /// getter the compiler copied into another module has its own literals).
     func isSameDeclaration(as other: RegistrationSite?) -> Bool {
         guard let other else { return false }
-        return line == other.line && (fileID.utf8Start == other.fileID.utf8Start
-                                      || fileID.description == other.fileID.description)
+        return line == other.line && (fileID == UnsafeRawPointer(other.fileID.utf8Start)
+                                      || String(cString: fileID.assumingMemoryBound(to: CChar.self))
+                                        == other.fileID.description)
     }
 }
 

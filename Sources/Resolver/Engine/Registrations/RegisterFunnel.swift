@@ -143,7 +143,7 @@ extension Resolver.Placement {
             resolverFailure("RESOLVER: could not register the key \(declaration.site.keyPath) of '\(Service.self)': out of memory (error \(rc)).")
         }
         if stored !== made {
-            KeyDefaults.checkDeclaration(stored, declaration.site)
+            KeyDefaults.checkDeclaration(stored, declaration.site.origin, declaration.site.keyPath)
         }
     }
 }

@@ -123,7 +123,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     static func resolve<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?, _ arguments: ArgumentsPointer,
-                                           _ path: Path.Type, declaredAt site: UnsafePointer<KeySite>? = nil)
+                                           _ path: Path.Type, declaredAt site: KeyOrigin? = nil)
         -> Path.Result {
         if Published.detours.load() != 0 {
             return resolveWithDetour(name, in: container, arguments, path, site)
@@ -160,7 +160,7 @@ extension Resolver {
     @inline(never)
     static func resolveWithDetour<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                      _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                     _ site: UnsafePointer<KeySite>?) -> Path.Result {
+                                                     _ site: KeyOrigin?) -> Path.Result {
         let target = container ?? currentOverride()
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
             if StrictTest.isActiveAnywhere {
@@ -187,7 +187,7 @@ extension Resolver {
     @inline(never)
     static func resolveAfterRegistering<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                            _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                           _ site: UnsafePointer<KeySite>?) -> Path.Result {
+                                                           _ site: KeyOrigin?) -> Path.Result {
         withRegisteredTarget(container) { target, section in
             find(name, from: target, arguments, section, path, site)
         }
@@ -259,7 +259,7 @@ extension Resolver {
     @inline(never)
     static func find<Path: ResolvePath>(_ name: KeyBytes?, from target: UnownedReference<Resolver>,
                                         _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
-                                        _ path: Path.Type, _ site: UnsafePointer<KeySite>?) -> Path.Result {
+                                        _ path: Path.Type, _ site: KeyOrigin?) -> Path.Result {
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
             guard let found = target.read({ $0.storage }).find(key, section)
                     ?? site.flatMap({ KeyDefaults.find(key, declaredAt: $0, section) }) else {
@@ -294,9 +294,22 @@ extension Resolver {
                 ResolverRegistration<Path.Service>.produceInGraph(registration, ResolutionContext.currentState, target,
                                                                   arguments, section)))
         default:
-            return withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
-                resolve(registration, ResolveRequest(key, from: target, arguments), section, path)
-            }
+            return resolve(registration, name, from: target, arguments, section, path)
+        }
+    }
+
+    /// Steps 2 to 4 for a registration the thread's cache remembered whose
+    /// scope keeps or builds its instance: out of line, so that
+    /// `remembered` stays the short function a `.unique` or `.graph`
+    /// resolve runs (B3).
+    @inlinable
+    @inline(never)
+    static func resolve<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
+                                           _ name: KeyBytes?, from target: UnownedReference<Resolver>,
+                                           _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
+                                           _ path: Path.Type) -> Path.Result {
+        withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
+            resolve(registration, ResolveRequest(key, from: target, arguments), section, path)
         }
     }
 
