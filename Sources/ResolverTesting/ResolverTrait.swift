@@ -39,6 +39,12 @@ import Testing
 /// tasks it starts (`Resolver.withRoot(_:operation:)`), and other tests keep
 /// theirs. Code that resolves on threads of its own (not tasks started by the
 /// test) sees the app-wide root.
+///
+/// Inside the test, register in its container: a key's override,
+/// `Resolver.register(\.api) { MockAPI() }`, goes there; by type, write
+/// `Resolver.root.register { MockAPI() as API }` (`Resolver.register { … }`
+/// by type registers in `Resolver.main`, as in Resolver 1.5.1, where it would
+/// outlive the test and reach the tests running beside it).
 public struct ResolverTrait: TestTrait, SuiteTrait, TestScoping {
     private let configure: @Sendable (Resolver) -> Void
     /// Whether the test records an issue for each live registration it uses.

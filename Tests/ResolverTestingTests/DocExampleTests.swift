@@ -51,11 +51,34 @@ final class ProfileTests: XCTestCase {
 }
 // END DOC EXAMPLE
 
+extension ResolverKeys {
+    var weather: ResolverKey<any Weather> { ResolverKey { LiveWeather() }.scope(.application) }
+}
+
+/// Registering inside a test: a key's override and `Resolver.root.register`
+/// go to the test's root.
+@Suite struct TestingArticleRegistering {
+    // DOC EXAMPLE: Sources/Resolver/Resolver.docc/Testing.md
+    @Test(.resolver())
+    func showsTheStubWeather() {
+        Resolver.register(\.weather) { StubWeather() }       // the test's root
+        Resolver.root.register { StubWeather() as Weather }  // the test's root
+        // Resolver.register { StubWeather() as Weather } would register in main:
+        // it would outlive the test and reach the tests running beside it.
+        #expect(Resolver.resolve(\.weather) is StubWeather)
+    }
+    // END DOC EXAMPLE
+
+    @Test func mainDoesNotHaveTheTestsOverride() {
+        #expect(Resolver.main.resolve(\.weather) is LiveWeather)
+    }
+}
+
 @Suite struct DocExampleTests {
     /// The examples above are the ones the article and the trait's doc
     /// comment show.
     @Test func theExamplesAreTheDocumentations() throws {
-        #expect(try docExamples(in: #filePath).map(\.files.count) == [2, 1])
+        #expect(try docExamples(in: #filePath).map(\.files.count) == [2, 1, 1])
         let mismatches = try docExampleMismatches(in: #filePath)
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n\n"))")
     }

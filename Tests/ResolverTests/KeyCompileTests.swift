@@ -56,6 +56,7 @@ enum KeyTypeCheck {
         final class NoteStore { init(api: any API) {} }
         final class NoteListViewModel { init(userID: Int, locale: String, store: NoteStore) {} }
         @MainActor final class SettingsViewModel { init() {} }
+        @MainActor final class AlertPresenter { init() {} }
         final class Database: Sendable { static func open() async -> Database { Database() } }
         protocol Analytics: AnyObject {}
         final class ConsoleAnalytics: Analytics {}
