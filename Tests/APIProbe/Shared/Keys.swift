@@ -103,6 +103,26 @@ extension ResolverKeys {
     }
     var probeWrapped: ResolverKey<KeyProbeStore> { ResolverKey { KeyProbeStore(api: KeyProbeLiveAPI()) }.scope(.keyProbeSession) }
     var probePromisedArgument: ResolverKey<KeyProbeNoteList, Int> { .promised() }
+
+    // Issue 43: main-actor contexts, a global actor's factory, a key declared
+    // nonisolated, a key of an Optional service.
+    nonisolated var probeMainActorContexts: ResolverKey<KeyProbeSettings> {
+        ResolverKey { @MainActor in KeyProbeSettings() }
+            .onTest { @MainActor in KeyProbeSettings(title: "test") }
+            .onPreview { @MainActor r in KeyProbeSettings(title: "preview") }
+            .onArg("-key-probe-settings") { @MainActor in KeyProbeSettings(title: "argument") }
+            .onDebug { @MainActor in KeyProbeSettings(title: "debug") }
+    }
+    var probeActorEngine: ResolverKey<KeyProbeEngine> { ResolverKey { @KeyProbeActor () async in KeyProbeEngine() } }
+    var probeOptional: ResolverKey<KeyProbeStore?> { ResolverKey { nil }.scope(.cached) }
+}
+
+@globalActor actor KeyProbeActor {
+    static let shared = KeyProbeActor()
+}
+
+@KeyProbeActor final class KeyProbeEngine {
+    init() {}
 }
 
 final class KeyProbeScreen {
@@ -193,5 +213,27 @@ func useKeys() async -> [String] {
     ResolverScope.keyProbeSession.reset(\.probeOneArgument)
     check(Resolver.resolve(\.probeOneArgument, arguments: 7) !== session, "ResolverScope.reset(\\.key)")
     check(!Resolver.verify().failures.contains { $0.service.contains("probeAnalytics") }, "verify() with the promise kept")
+
+    // Issue 43: overrides drop the kept instance; resets; contexts from
+    // anywhere; main-actor overrides; a global actor's factory; nil.
+    let kept = Resolver.resolve(\.probeStore)
+    Resolver.register(\.probeStore) { r in KeyProbeStore(api: r.resolve(\.probeAPI)) }
+    check(Resolver.resolve(\.probeStore) !== kept, "an override replaces the kept instance")
+    Resolver.reset(\.probeStore)
+    container.reset(\.probeAPI)
+    check(container.resolve(\.probeAPI).kind == "live", "container.reset(\\.probeAPI) removes its override")
+    Resolver.onTest(\.probeWrapped) { KeyProbeStore(api: KeyProbeMockAPI("test")) }
+    Resolver.onPreview(\.probeWrapped) { r in KeyProbeStore(api: KeyProbeMockAPI("preview")) }
+    Resolver.onArg(\.probeOneArgument, "-key-probe-one") { userID in KeyProbeNoteList(userID: userID, locale: "argument") }
+    Resolver.onDebug(\.probeSettings) { @MainActor in KeyProbeSettings(title: "debug") }
+    check(ResolverContext.withLaunchArguments(adding: ["-key-probe-one"]) { Resolver.resolve(\.probeOneArgument, arguments: 8).locale }
+          == "argument", "Resolver.onArg(\\.key, …)")
+    mocks.register(\.probeSettings) { @MainActor in KeyProbeSettings(title: "mock") }
+    let mockSettings = await mocks.resolveAsync(\.probeSettings)
+    check(await MainActor.run { mockSettings.title } == "mock", "a main-actor override")
+    let contexts = await Resolver.resolveAsync(\.probeMainActorContexts)
+    check(await MainActor.run { contexts.title } == (ResolverContext.isDebugBuild ? "debug" : "settings"), "main-actor contexts")
+    _ = await Resolver.resolveAsync(\.probeActorEngine)
+    check(Resolver.resolve(\.probeOptional) == nil, "a key of an Optional service")
     return failures
 }

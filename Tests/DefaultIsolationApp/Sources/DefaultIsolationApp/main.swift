@@ -57,6 +57,11 @@ extension ResolverKeys {
     var promisedKey: ResolverKey<any Greeting> { .promised() }
     // A key to use off the main actor too: its getter nonisolated.
     nonisolated var clockAnywhereKey: ResolverKey<Clock> { ResolverKey { Clock() }.scope(.application) }
+    // A main-actor factory declared nonisolated, with a main-actor context:
+    // resolvable with resolveAsync from any isolation (issue 43).
+    nonisolated var mainActorClockKey: ResolverKey<Clock> {
+        ResolverKey { @MainActor in Clock() }.onDebug { @MainActor in Clock() }.scope(.unique)
+    }
     var contextKey: ResolverKey<any Greeting> {
         ResolverKey { Hello() }.onArg("-greet-key-mock") { Mock() }.onTest { Mock() }.allowedInStrictTests()
     }
@@ -128,6 +133,13 @@ check(Resolver.optional(\.promisedKey)?.text == "mock", "a promise kept by Resol
 let clockAnywhere = Resolver.resolve(\.clockAnywhereKey)
 let keyOffMain = await Task.detached { Resolver.resolve(\.clockAnywhereKey) }.value
 check(keyOffMain === clockAnywhere, "a nonisolated key resolved off the main actor")
+let mainActorClock = await Task.detached { await Resolver.resolveAsync(\.mainActorClockKey) }.value
+check(mainActorClock !== clockAnywhere, "a nonisolated key of a main-actor factory, resolveAsync off the main actor")
+Resolver.register(\.greetingKey) { @MainActor in Mock() }
+check(Resolver.resolve(\.greetingKey).text == "mock", "a main-actor override")
+Resolver.reset(\.greetingKey)
+check(Resolver.resolve(\.greetingKey).text == "hello", "Resolver.reset(\\.greetingKey)")
+Resolver.onTest(\.greetingKey) { Mock() }
 
 for failure in failures {
     print("DefaultIsolationApp: FAILED \(failure)")
