@@ -38,7 +38,7 @@ public final class Resolver: @unchecked Sendable {
     /// `isolatedScopes`, unretained (this container owns them), for the
     /// resolve path: reading the optional reference would retain and release
     /// an object every thread resolving through it shares.
-    @usableFromInline let isolatedScopesReference: UnownedReference<IsolatedScopes>?
+    @usableFromInline let isolatedScopesReference: UncheckedReference<IsolatedScopes>?
 
     // Guarded by the registry mutex.
     /// The children, in the order added (their C containers are in `storage`).
@@ -149,7 +149,7 @@ public final class Resolver: @unchecked Sendable {
     init(mutex: Mutex, allocator: TableAllocator? = nil, isolatedScopes: IsolatedScopes? = nil) {
         storage = ContainerTable.make(mutex: mutex, allocator: allocator)
         self.isolatedScopes = isolatedScopes
-        isolatedScopesReference = isolatedScopes.map(UnownedReference.init)
+        isolatedScopesReference = isolatedScopes.map(UncheckedReference.init)
     }
 
     deinit {
@@ -198,7 +198,7 @@ public final class Resolver: @unchecked Sendable {
                     retire(old)
                 }
                 cacheScope = newValue
-                fields.cache.store(UnownedReference(newValue))
+                fields.cache.store(UncheckedReference(newValue))
             }
         }
     }
@@ -211,7 +211,7 @@ public final class Resolver: @unchecked Sendable {
         }
         let scope = ResolverScopeCache()
         cacheScope = scope
-        fields.cache.store(UnownedReference(scope))
+        fields.cache.store(UncheckedReference(scope))
         return scope
     }
 

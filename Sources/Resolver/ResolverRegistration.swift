@@ -121,7 +121,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         keepsNil = !KeyName.isKey(name)
         handMadeCacheName = nil
         scopeStorage = scope
-        fields.scope.store(UnownedReference(scope))
+        fields.scope.store(UncheckedReference(scope))
     }
 
     /// Makes a registration by hand, as the original allows: for calling a
@@ -159,7 +159,7 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         }
         let scope = Resolver.defaultScope
         scopeStorage = scope
-        fields.scope.store(UnownedReference(scope))
+        fields.scope.store(UncheckedReference(scope))
         container = resolver
     }
 

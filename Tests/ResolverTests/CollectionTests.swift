@@ -374,7 +374,7 @@ extension IndependentTests {
                 while !done.withLock({ $0 }) {
                     let counts = withRegistryKey([any Plugin].self, nil) { key in
                         ReadSection.run { section in
-                            ElementCollection<any Plugin>.parts(from: UnownedReference(screen), key, section).map { part -> Int in
+                            ElementCollection<any Plugin>.parts(from: UncheckedReference(screen), key, section).map { part -> Int in
                                 guard case .elements(let collection) = part else { return -1 }
                                 return collection.read { $0.elements.count }
                             }

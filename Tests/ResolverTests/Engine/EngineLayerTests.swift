@@ -12,29 +12,29 @@ extension ResolverTests {
         /// passing the pointers did.
         @Test func theWrappersAreThePointersTheyWrap() {
             let word = MemoryLayout<UnsafeRawPointer>.size
-            #expect(MemoryLayout<UnownedReference<Resolver>>.size == word)
-            #expect(MemoryLayout<UnownedReference<Resolver>?>.size == word, "nil is the null pointer")
+            #expect(MemoryLayout<UncheckedReference<Resolver>>.size == word)
+            #expect(MemoryLayout<UncheckedReference<Resolver>?>.size == word, "nil is the null pointer")
             #expect(MemoryLayout<AtomicReference<Resolver>>.size == word)
             #expect(MemoryLayout<AtomicWord>.size == word)
             #expect(MemoryLayout<RegistryKey>.size == word)
             #expect(MemoryLayout<ReadSection>.size == 0)
         }
 
-        @Test func anUnownedReferenceReadsTheObjectItWasMadeFrom() {
+        @Test func anUncheckedReferenceReadsTheObjectItWasMadeFrom() {
             let object = Object()
-            let reference = UnownedReference(object)
+            let reference = UncheckedReference(object)
             #expect(reference.read { $0.id } == object.id)
             #expect(reference.object === object)
-            #expect(reference == UnownedReference(object))
-            #expect(reference != UnownedReference(Object()))
+            #expect(reference == UncheckedReference(object))
+            #expect(reference != UncheckedReference(Object()))
         }
 
         /// `read` uses the object borrowed (`_withUnsafeGuaranteedRef`):
         /// inside it, the caller's reference is still the only one, so the
         /// resolve path writes no count of a shared object it reads.
-        @Test func readingThroughAnUnownedReferenceTakesNoCount() {
+        @Test func readingThroughAnUncheckedReferenceTakesNoCount() {
             var object = Object()
-            let reference = UnownedReference(object)
+            let reference = UncheckedReference(object)
             let uniqueInside = reference.read { borrowed in
                 withExtendedLifetime(borrowed) { isKnownUniquelyReferenced(&object) }
             }
@@ -44,7 +44,7 @@ extension ResolverTests {
 
         @Test func anOwnedReferenceKeepsTheObjectUntilReleased() {
             weak var weakObject: Object?
-            let owned: UnownedReference<Object> = {
+            let owned: UncheckedReference<Object> = {
                 let object = Object()
                 weakObject = object
                 return .retaining(object)

@@ -18,9 +18,9 @@
 final class ArgumentInstances: @unchecked Sendable {
     /// Each an owned reference to the value as the scope's kind keeps it
     /// (`ValueStorage`, or a `WeakBox` in a `.shared` scope).
-    private let instances: [[AnyHashable]: UnownedReference<AnyObject>]
+    private let instances: [[AnyHashable]: UncheckedReference<AnyObject>]
 
-    init(_ instances: [[AnyHashable]: UnownedReference<AnyObject>]) {
+    init(_ instances: [[AnyHashable]: UncheckedReference<AnyObject>]) {
         self.instances = instances
     }
 
@@ -32,15 +32,15 @@ final class ArgumentInstances: @unchecked Sendable {
     }
 
     /// The entry kept for `key`, if any.
-    func entry(for key: [AnyHashable]) -> UnownedReference<AnyObject>? {
+    func entry(for key: [AnyHashable]) -> UncheckedReference<AnyObject>? {
         instances[key]
     }
 
     /// A copy that also keeps `stored` (owned) for `key`, replacing what it
     /// kept there; every other value is retained again for the copy.
-    func adding(_ stored: UnownedReference<AnyObject>, for key: [AnyHashable]) -> ArgumentInstances {
+    func adding(_ stored: UncheckedReference<AnyObject>, for key: [AnyHashable]) -> ArgumentInstances {
         for (existingKey, value) in instances where existingKey != key {
-            _ = UnownedReference<AnyObject>.retaining(value.object)
+            _ = UncheckedReference<AnyObject>.retaining(value.object)
         }
         var copy = instances
         copy[key] = stored
@@ -57,7 +57,7 @@ extension ResolverScope {
     /// The entry this caching scope keeps for the typed service `typeID`
     /// and `name`, for the argument list `key` (the value as the scope's
     /// kind keeps it). Call inside a read section or holding the mutex.
-    func argumentEntryLocked(typeID: UInt64, _ name: Resolver.Name?, _ key: [AnyHashable]) -> UnownedReference<AnyObject>? {
+    func argumentEntryLocked(typeID: UInt64, _ name: Resolver.Name?, _ key: [AnyHashable]) -> UncheckedReference<AnyObject>? {
         withRegistryKey(typeID: ResolverScope.perArgumentTypeID(typeID), name) { tableKey in
             guard let entry = table?.findValue(tableKey) else { return nil }
             return entry.unsafeCast(to: ArgumentInstances.self).read { $0.entry(for: key) }
@@ -71,14 +71,14 @@ extension ResolverScope {
         guard let entry = argumentEntryLocked(typeID: registration.typeID, registration.name, key) else {
             return nil
         }
-        return ResolverScope.service(inEntry: entry, of: kind, in: UnownedReference(self), as: Service.self)
+        return ResolverScope.service(inEntry: entry, of: kind, in: UncheckedReference(self), as: Service.self)
     }
 
     /// Keeps `entry` (owned, the value as the scope's kind keeps it) for the
     /// typed service `typeID` and `name` and the argument list `key`. Out of
     /// memory, it is simply not kept. The mutex must be held (quietly will
     /// do: T1).
-    func storeArgumentEntryLocked(_ entry: UnownedReference<AnyObject>, typeID: UInt64, _ name: Resolver.Name?,
+    func storeArgumentEntryLocked(_ entry: UncheckedReference<AnyObject>, typeID: UInt64, _ name: Resolver.Name?,
                                   _ key: [AnyHashable]) {
         registry.assertLocked()
         guard let table else {
@@ -95,7 +95,7 @@ extension ResolverScope {
             }
             let updated = existing.map { $0.read { $0.adding(entry, for: key) } }
                 ?? ArgumentInstances([key: entry])
-            let published = UnownedReference.retaining(updated)
+            let published = UncheckedReference.retaining(updated)
             // The one it replaces is retired (R2): readers that found it keep
             // reading it until their sections end.
             if table.putLocked(tableKey, published.unsafeCast(to: AnyObject.self)) != 0 {
@@ -111,7 +111,7 @@ extension ResolverRegistration {
     /// registrations only tests `argumentTypes`.
     @usableFromInline
     @inline(never)
-    func argumentInstance(_ scope: UnownedReference<ResolverScope>, _ arguments: ArgumentsPointer) -> Service? {
+    func argumentInstance(_ scope: UncheckedReference<ResolverScope>, _ arguments: ArgumentsPointer) -> Service? {
         guard let key = arguments.typed?.pointee.key() else { return nil }
         return scope.object.argumentInstance(self, key, as: Service.self)
     }

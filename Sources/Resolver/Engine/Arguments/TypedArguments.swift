@@ -156,7 +156,7 @@ extension ResolverRegistration {
     /// a compare for a call without arguments.
     @inlinable
     @inline(__always)
-    static func checkArguments(_ registration: UnownedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
+    static func checkArguments(_ registration: UncheckedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
         if registration.read({ $0.argumentTypes }) != arguments.typedIdentity {
             registration.read { $0.checkArgumentsSlow(arguments) }
         }

@@ -62,12 +62,12 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
 
     /// The elements `list` holds, or nil when `list` (a registration under
     /// the key of `[Element]`) is a plain one, `register { [...] }`.
-    static func of(_ list: UnownedReference<ResolverRegistration<[Element]>>) -> UnownedReference<ElementCollection>? {
+    static func of(_ list: UncheckedReference<ResolverRegistration<[Element]>>) -> UncheckedReference<ElementCollection>? {
         list.read { list in
             guard list.isolation == .collection, case .collection(let assembly) = list.factory else {
                 return nil
             }
-            return UnownedReference(unsafeDowncast(assembly, to: ElementCollection.self))
+            return UncheckedReference(unsafeDowncast(assembly, to: ElementCollection.self))
         }
     }
 
@@ -77,7 +77,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     /// one moment: the walk is repeated while it overlapped a write (the
     /// version word moved), and after 16 tries made holding the mutex, as a
     /// table probe that keeps failing takes it (DESIGN.md, R1).
-    static func parts(from container: UnownedReference<Resolver>, _ key: RegistryKey,
+    static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey,
                       _ section: borrowing ReadSection) -> [ListPart<Element>] {
         for _ in 0..<16 {
             let version = RegistryWriteVersion.load()
@@ -93,7 +93,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     }
 
     /// `parts(from:_:_:)`, holding the mutex.
-    static func partsLocked(from container: UnownedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
+    static func partsLocked(from container: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
         registry.assertLocked()
         var walk = ListWalk<Element>(key: key)
         walk.visit(container)
@@ -105,7 +105,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     override func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> [Element]? {
         withRegistryKey([Element].self, name) { key in
             ReadSection.run { section in
-                let container = UnownedReference(resolver)
+                let container = UncheckedReference(resolver)
                 var list: [Element] = []
                 for part in ElementCollection.parts(from: container, key, section) {
                     switch part {
@@ -119,7 +119,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
                     case .elements(let collection):
                         let count = collection.read { $0.elements.count }
                         for index in 0..<count {
-                            let element = collection.read { UnownedReference($0.elements[index]) }
+                            let element = collection.read { UncheckedReference($0.elements[index]) }
                             if let service = ElementCollection.resolve(element, from: container, section) {
                                 list.append(service)
                             }
@@ -133,7 +133,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
 
     /// One element, through its scope, from `container` (a synchronous
     /// resolve): recorded as an edge from the list while a graph records.
-    static func resolve(_ element: UnownedReference<ResolverRegistration<Element>>, from container: UnownedReference<Resolver>, _ section: borrowing ReadSection) -> Element? {
+    static func resolve(_ element: UncheckedReference<ResolverRegistration<Element>>, from container: UncheckedReference<Resolver>, _ section: borrowing ReadSection) -> Element? {
         let name = element.read { $0.name }
         return withRegistryKey(Element.self, name) { key in
             if Published.detours.load() != 0 {
@@ -158,7 +158,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         // suspension.
         let parts = withRegistryKey([Element].self, name) { key in
             ReadSection.run { section in
-                ElementCollection.parts(from: UnownedReference(resolver), key, section).map(OwnedListPart.init)
+                ElementCollection.parts(from: UncheckedReference(resolver), key, section).map(OwnedListPart.init)
             }
         }
         // Resolves made by the elements' factories are theirs; the list's
@@ -190,7 +190,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     override func describingLocked(_ list: ResolverRegistration<[Element]>, from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
         let parts = withRegistryKey([Element].self, name) { key in
-            ElementCollection.partsLocked(from: UnownedReference(container), key)
+            ElementCollection.partsLocked(from: UncheckedReference(container), key)
         }
         var elements: [CollectionElementDescribing<Element>] = []
         for case .elements(let collection) in parts {
@@ -223,8 +223,8 @@ extension ResolverRegistration {
                     GraphRecorder.recordResolve(of: Service.self, key)
                 }
                 return ReadSection.run { section -> AsyncStep<Service> in
-                    let registration = UnownedReference(self)
-                    let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
+                    let registration = UncheckedReference(self)
+                    let request = ResolveRequest(key, from: UncheckedReference(resolver), arguments)
                     let scope = ResolverRegistration.scope(registration, from: request.container, section)
                     if isolation == .none {
                         return .done(ResolverRegistration.keptOrMade(registration, through: scope, request, section))

@@ -25,10 +25,10 @@ enum RegistryWriteVersion {
 /// A part of a list, in the order the list gives them.
 enum ListPart<Element> {
     /// A container's elements.
-    case elements(UnownedReference<ElementCollection<Element>>)
+    case elements(UncheckedReference<ElementCollection<Element>>)
     /// A plain registration of the list (`register { [...] }`), where the
     /// walk ended: its list stands for its container's and those after it.
-    case plain(UnownedReference<ResolverRegistration<[Element]>>)
+    case plain(UncheckedReference<ResolverRegistration<[Element]>>)
 }
 
 /// A `ListPart` held by strong references, across suspensions.
@@ -56,19 +56,19 @@ enum OwnedListPart<Element> {
 struct ListWalk<Element> {
     let key: RegistryKey
     private(set) var parts: [ListPart<Element>] = []
-    private var visited: [UnownedReference<Resolver>] = []
+    private var visited: [UncheckedReference<Resolver>] = []
     private var ended = false
 
     init(key: RegistryKey) {
         self.key = key
     }
 
-    mutating func visit(_ container: UnownedReference<Resolver>) {
+    mutating func visit(_ container: UncheckedReference<Resolver>) {
         guard !ended, !visited.contains(container) else {
             return
         }
         visited.append(container)
-        var own: UnownedReference<ElementCollection<Element>>?
+        var own: UncheckedReference<ElementCollection<Element>>?
         if let found = container.read({ $0.storage.table }).findValue(key) {
             let registration = found.unsafeCast(to: ResolverRegistration<[Element]>.self)
             guard let collection = ElementCollection<Element>.of(registration) else {
@@ -81,7 +81,7 @@ struct ListWalk<Element> {
         if let children = container.read({ $0.fields.children }).load() {
             let count = children.read { $0.containers.count }
             for index in 0..<count {
-                visit(children.read { UnownedReference($0.containers[index]) })
+                visit(children.read { UncheckedReference($0.containers[index]) })
             }
         }
         if let own {

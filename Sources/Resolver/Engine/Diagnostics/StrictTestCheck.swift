@@ -145,7 +145,7 @@ extension ElementCollection: StrictTestListParts {
         let ownElements = ownList.flatMap { ElementCollection.of($0.unsafeCast(to: ResolverRegistration<[Element]>.self)) }
             .map { Set($0.object.elements.map(ObjectIdentifier.init)) } ?? []
         var subjects: [RegistrationDescribing] = []
-        for part in ElementCollection.partsLocked(from: UnownedReference(container), key) {
+        for part in ElementCollection.partsLocked(from: UncheckedReference(container), key) {
             switch part {
             case .plain(let registration):
                 if ownList?.object !== registration.object {

@@ -115,8 +115,8 @@ enum KeyDeclaring {
     /// (almost never): one thread-local load.
     @inlinable
     @inline(__always)
-    static var current: UnownedReference<KeyDeclaration>? {
-        crg_key_declaration().map { UnownedReference(opaque: $0) }
+    static var current: UncheckedReference<KeyDeclaration>? {
+        crg_key_declaration().map { UncheckedReference(opaque: $0) }
     }
 
     // What a key's initializer and modifiers hand over, called only while
@@ -190,7 +190,7 @@ enum KeyDeclaring {
     /// replaces (a getter may use another key that is being declared).
     @usableFromInline
     static func begin(_ declaration: KeyDeclaration) -> UnsafeMutableRawPointer? {
-        crg_key_declaration_exchange(UnownedReference(declaration).opaque)
+        crg_key_declaration_exchange(UncheckedReference(declaration).opaque)
     }
 
     /// Gives the thread back the declaration `begin` replaced.

@@ -29,7 +29,7 @@ final class KeyDefaults: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     static func find(_ key: RegistryKey, declaredAt origin: KeyOrigin,
-                     _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+                     _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         guard let found = shared.container.storage.find(key, section) else {
             return nil
         }
@@ -61,7 +61,7 @@ final class KeyDefaults: @unchecked Sendable {
         }
         if let found {
             checkDeclaration(found, site.origin, site.keyPath)
-            return UnownedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).object
+            return UncheckedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).object
         }
         guard declaration.received else {
             resolverFailure("RESOLVER: the getter of the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) did not make its key there when run again. A key's getter must make its ResolverKey the same way every time, and do nothing else.")
@@ -221,7 +221,7 @@ extension Resolver {
                     (container.storage.find(key, section) ?? KeyDefaults.shared.container.storage.find(key, section))?.object
                 }
                 if let found {
-                    scopes.append(UnownedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).read { $0.scopeStorage })
+                    scopes.append(UncheckedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).read { $0.scopeStorage })
                 }
                 for scope in scopes {
                     scope.dropInstancesLocked(of: Service.self, name, from: container)

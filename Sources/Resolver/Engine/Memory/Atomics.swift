@@ -18,25 +18,25 @@ struct AtomicReference<Object: AnyObject> {
 
     @inlinable
     @inline(__always)
-    func load() -> UnownedReference<Object>? {
-        crg_cell_load(cell).map(UnownedReference.init(opaque:))
+    func load() -> UncheckedReference<Object>? {
+        crg_cell_load(cell).map(UncheckedReference.init(opaque:))
     }
 
     @inlinable
     @inline(__always)
-    func store(_ reference: UnownedReference<Object>?) {
+    func store(_ reference: UncheckedReference<Object>?) {
         crg_cell_store(cell, reference?.opaque)
     }
 
     /// Stores `reference` and returns what the cell held.
     @inlinable
-    func exchange(_ reference: UnownedReference<Object>?) -> UnownedReference<Object>? {
-        crg_cell_exchange(cell, reference?.opaque).map(UnownedReference.init(opaque:))
+    func exchange(_ reference: UncheckedReference<Object>?) -> UncheckedReference<Object>? {
+        crg_cell_exchange(cell, reference?.opaque).map(UncheckedReference.init(opaque:))
     }
 
     /// Stores `desired` if the cell holds `expected`; whether it did.
     @inlinable
-    func compareExchange(expected: UnownedReference<Object>?, desired: UnownedReference<Object>?) -> Bool {
+    func compareExchange(expected: UncheckedReference<Object>?, desired: UncheckedReference<Object>?) -> Bool {
         crg_cell_compare_exchange(cell, expected?.opaque, desired?.opaque)
     }
 }

@@ -4,7 +4,7 @@ import CRegistry
 /// nothing a writer retires is released (DESIGN.md, "Memory reclamation").
 ///
 /// The resolve path reaches shared objects through unowned references
-/// (`UnownedReference`), valid only inside a read section. Every function
+/// (`UncheckedReference`), valid only inside a read section. Every function
 /// that needs one takes a `borrowing ReadSection`, so the compiler checks
 /// that a section is open wherever such a reference is followed. It cannot
 /// be copied and cannot be left open: `end()` closes it, and if a path

@@ -18,7 +18,7 @@ let releaseRetainedObject: @convention(c) (UnsafeMutableRawPointer, UnsafeMutabl
 
 /// Retires an owned (+1) reference: it is released once no read section
 /// open now can still be reading the object.
-func retire<Object>(owned reference: UnownedReference<Object>) {
+func retire<Object>(owned reference: UncheckedReference<Object>) {
     if crg_retire(reference.opaque, releaseRetainedObject, nil) != 0 {
         fatalError("RESOLVER: out of memory queueing an object for release")
     }
@@ -26,7 +26,7 @@ func retire<Object>(owned reference: UnownedReference<Object>) {
 
 /// Retires a reference to `object` (taking one of its own).
 func retire(_ object: AnyObject) {
-    retire(owned: UnownedReference.retaining(object))
+    retire(owned: UncheckedReference.retaining(object))
 }
 
 /// Releases what retired objects no reader can reach any more. Call with no

@@ -25,7 +25,7 @@ enum ValueStorage {
 
     /// An owned (+1) reference to an object that holds `value`.
     @inlinable
-    static func retainedReference<Service>(to value: Service) -> UnownedReference<AnyObject> {
+    static func retainedReference<Service>(to value: Service) -> UncheckedReference<AnyObject> {
         if isClassReference(Service.self) {
             return .retaining(unsafeBitCast(value, to: AnyObject.self))
         }
@@ -37,7 +37,7 @@ enum ValueStorage {
     /// result.
     @inlinable
     @inline(__always)
-    static func value<Service>(in stored: UnownedReference<AnyObject>, as type: Service.Type) -> Service {
+    static func value<Service>(in stored: UncheckedReference<AnyObject>, as type: Service.Type) -> Service {
         if isClassReference(Service.self) {
             return unsafeBitCast(stored.opaque, to: Service.self)
         }

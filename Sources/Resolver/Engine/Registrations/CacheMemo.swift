@@ -35,7 +35,7 @@ struct CacheMemo {
     /// by the caller, even).
     @inlinable
     @inline(__always)
-    func entry(madeIn generation: UInt64) -> UnownedReference<AnyObject>? {
+    func entry(madeIn generation: UInt64) -> UncheckedReference<AnyObject>? {
         guard self.generation.load() == generation, let entry = entry.load(),
               self.generation.load() == generation else {
             return nil
@@ -47,7 +47,7 @@ struct CacheMemo {
     /// another resolve is renewing the memo.
     @usableFromInline
     @inline(never)
-    func renew(_ entry: UnownedReference<AnyObject>, madeIn generation: UInt64) {
+    func renew(_ entry: UncheckedReference<AnyObject>, madeIn generation: UInt64) {
         let current = self.generation.load()
         guard current != CacheMemo.claimed,
               self.generation.compareExchange(expected: current, desired: CacheMemo.claimed) else {

@@ -98,7 +98,7 @@ extension ResolverRegistration.Factory {
     /// The factory as the resolve path calls it (`ResolverRegistration.call`),
     /// made once per registration. A registration keeps it in a constant
     /// property, so a resolve that holds the registration borrowed calls it
-    /// without a reference count (`UnownedReference.read`). A plain factory
+    /// without a reference count (`UncheckedReference.read`). A plain factory
     /// registered from the main actor says when it first runs off it
     /// (`MainActorDeparture`).
     func call(name: Resolver.Name?, registeredOnMainActor: Bool) -> ResolverRegistration.Call {

@@ -96,9 +96,9 @@ extension Resolver.Placement {
     /// held.
     @usableFromInline
     func storeLocked<Service>(_ registration: ResolverRegistration<Service>, in container: Resolver,
-                              list name: Resolver.Name?) -> (UnownedReference<AnyObject>, Int32) {
+                              list name: Resolver.Name?) -> (UncheckedReference<AnyObject>, Int32) {
         registry.assertLocked()
-        let made = UnownedReference<AnyObject>(registration)
+        let made = UncheckedReference<AnyObject>(registration)
         switch self {
         case .service:
             return (made, container.putLocked(registration, typeID: registration.typeID, name: registration.name))
@@ -166,7 +166,7 @@ extension ResolverScope {
     func dropInstancesLocked(of type: Any.Type, _ name: Resolver.Name?, from container: Resolver) {
         registry.assertLocked()
         let scope = ReadSection.run { section in
-            ResolverScope.seen(UnownedReference(self), from: UnownedReference(container), section).object
+            ResolverScope.seen(UncheckedReference(self), from: UncheckedReference(container), section).object
         }
         scope.resetEntryLocked(type, name: name)
     }

@@ -44,7 +44,7 @@ extension ResolverRegistration {
     /// the old scope's entry. The mutex must be held.
     func publishScopeLocked(_ scope: ResolverScope) {
         registry.assertLocked()
-        fields.scope.store(UnownedReference(scope))
+        fields.scope.store(UncheckedReference(scope))
         fields.memo.forget()
     }
 
@@ -56,11 +56,11 @@ extension ResolverRegistration {
                     GraphRecorder.recordResolve(of: Service.self, key)
                 }
                 return ReadSection.run { section in
-                    let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
+                    let request = ResolveRequest(key, from: UncheckedReference(resolver), arguments)
                     if handMadeCacheName != nil {
                         return resolveHandMade(request, resolver, section)
                     }
-                    let registration = UnownedReference(self)
+                    let registration = UncheckedReference(self)
                     let scope = ResolverRegistration.scope(registration, from: request.container, section)
                     return ResolverRegistration.keptOrMade(registration, through: scope, request, section)
                 }
@@ -73,9 +73,9 @@ extension ResolverRegistration {
     /// for `.container`, a sandbox's copy where the container isolates its
     /// scopes); a caching scope keeps the instance under the hand-made key.
     private func resolveHandMade(_ request: ResolveRequest, _ resolver: Resolver, _ section: borrowing ReadSection) -> Service? {
-        let scope = ResolverRegistration.scope(UnownedReference(self), from: request.container, section)
+        let scope = ResolverRegistration.scope(UncheckedReference(self), from: request.container, section)
         guard scope.read({ $0.kind.keepsInstances }) else {
-            return ResolverRegistration.makeOutOfLine(UnownedReference(self), through: scope, request, section)
+            return ResolverRegistration.makeOutOfLine(UncheckedReference(self), through: scope, request, section)
         }
         return scope.object.resolveHandMade(self, resolver, request.arguments, section)
     }
@@ -84,8 +84,8 @@ extension ResolverRegistration {
     func produce(_ resolver: Resolver, _ args: Any?) -> Service? {
         withCarriedArguments(args) { arguments in
             ReadSection.run { section in
-                ResolverRegistration.produce(UnownedReference(self), ResolutionContext.currentState,
-                                             UnownedReference(resolver), arguments, section)
+                ResolverRegistration.produce(UncheckedReference(self), ResolutionContext.currentState,
+                                             UncheckedReference(resolver), arguments, section)
             }
         }
     }

@@ -69,7 +69,7 @@ extension Resolver {
     func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?,
                    recordingReplacement: Bool = true) -> Int32 {
         registry.assertLocked()
-        let stored = UnownedReference<AnyObject>.retaining(registration)
+        let stored = UncheckedReference<AnyObject>.retaining(registration)
         return withRegistryKey(typeID: typeID, name) { key in
             // Found (and retained) before the put: the one a put replaces is
             // retired, and may be released by another thread's collection
@@ -90,9 +90,9 @@ extension Resolver {
     /// resolve path, which reads the published field first.
     @usableFromInline
     @inline(never)
-    static func makeCacheScope(_ container: UnownedReference<Resolver>) -> UnownedReference<ResolverScope> {
+    static func makeCacheScope(_ container: UncheckedReference<Resolver>) -> UncheckedReference<ResolverScope> {
         let resolver = container.object
-        return UnownedReference(registry.write { resolver.cacheScopeLocked })
+        return UncheckedReference(registry.write { resolver.cacheScopeLocked })
     }
 
     /// This container's own registrations (not its children's), in no

@@ -48,7 +48,7 @@ final class DecorateBox: @unchecked Sendable {
     /// Calls the published decorator (read section).
     @inlinable
     @inline(__always)
-    static func call(_ box: UnownedReference<DecorateBox>, with service: Any) {
+    static func call(_ box: UncheckedReference<DecorateBox>, with service: Any) {
         box.read { $0.decorate(service) }
     }
 }

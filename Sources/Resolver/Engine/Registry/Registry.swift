@@ -50,7 +50,7 @@ final class Registry: @unchecked Sendable {
         let main = Resolver(mutex: mutex)
         self.main = main
         self.root = main
-        Published.root.store(UnownedReference(main))
+        Published.root.store(UncheckedReference(main))
         registerServices = { registry.ensureRegistered() }
     }
 
@@ -87,7 +87,7 @@ final class Registry: @unchecked Sendable {
         guard container !== root else { return }
         retire(root)
         root = container
-        Published.root.store(UnownedReference(container))
+        Published.root.store(UncheckedReference(container))
     }
 
     /// Makes `container` the container static registrations go to. The mutex
@@ -120,7 +120,7 @@ final class Registry: @unchecked Sendable {
             // the library (built in the app's configuration by SwiftPM), not in
             // inlinable code, so every resolve path agrees.
             #if DEBUG
-            Published.decorate.store(box.map(UnownedReference.init))
+            Published.decorate.store(box.map(UncheckedReference.init))
             #endif
         }
     }

@@ -23,29 +23,29 @@ struct InstanceTable: @unchecked Sendable {
     /// The value under `key`, if any.
     @inlinable
     @inline(__always)
-    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         findValue(key)
     }
 
     /// The value under `key`, holding the mutex.
-    func findLocked(_ key: RegistryKey) -> UnownedReference<AnyObject>? {
+    func findLocked(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
         findValue(key)
     }
 
     @inlinable
     @inline(__always)
-    func findValue(_ key: RegistryKey) -> UnownedReference<AnyObject>? {
+    func findValue(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
         var value: UnsafeMutableRawPointer?
         guard crg_find(raw, key.pointer, &value) == 0, let value else {
             return nil
         }
-        return UnownedReference(opaque: value)
+        return UncheckedReference(opaque: value)
     }
 
     /// Puts `value`, an owned reference the table takes on success; what it
     /// replaces is retired. 0, or an error code (out of memory), the table
     /// unchanged and `value` still the caller's.
-    func putLocked(_ key: RegistryKey, _ value: UnownedReference<AnyObject>) -> Int32 {
+    func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> Int32 {
         crg_put_locked(raw, key.pointer, value.opaque, nil)
     }
 
@@ -65,16 +65,16 @@ struct InstanceTable: @unchecked Sendable {
     }
 
     /// Every entry's key (type identity; name bytes) and value, holding the mutex.
-    func entriesLocked() -> [(typeID: UInt64, name: String?, value: UnownedReference<AnyObject>)] {
-        var entries: [(typeID: UInt64, name: String?, value: UnownedReference<AnyObject>)] = []
+    func entriesLocked() -> [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] {
+        var entries: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] = []
         withUnsafeMutablePointer(to: &entries) { list in
             _ = crg_iterate_locked(raw, { entry, context in
                 let entry = entry.pointee
                 let name = entry.has_name
                     ? String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self)
                     : nil
-                context!.assumingMemoryBound(to: [(typeID: UInt64, name: String?, value: UnownedReference<AnyObject>)].self)
-                    .pointee.append((entry.type, name, UnownedReference(opaque: entry.value)))
+                context!.assumingMemoryBound(to: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)].self)
+                    .pointee.append((entry.type, name, UncheckedReference(opaque: entry.value)))
                 return 0
             }, list)
         }
@@ -109,12 +109,12 @@ struct ContainerTable: @unchecked Sendable {
     /// order the children were added).
     @inlinable
     @inline(__always)
-    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         var found: UnsafeMutableRawPointer?
         guard crg_container_find(raw, key.pointer, &found) == 0 else {
             return nil
         }
-        return UnownedReference(opaque: found.unsafelyUnwrapped)
+        return UncheckedReference(opaque: found.unsafelyUnwrapped)
     }
 
     /// This container's own table.

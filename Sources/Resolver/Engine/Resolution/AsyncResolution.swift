@@ -31,8 +31,8 @@ enum AsyncStartPath<Service>: ResolvePath {
     }
 
     @inlinable
-    static func make(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                     through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+    static func make(_ registration: UncheckedReference<ResolverRegistration<Service>>,
+                     through scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest,
                      _ section: borrowing ReadSection) -> AsyncStep<Service> {
         if registration.read({ $0.isolation }) == .none {
             return .done(SynchronousPath<Service>.make(registration, through: scope, request, section))
@@ -94,7 +94,7 @@ final class AsyncPending<Service> {
 
     /// Takes strong references to what the read section kept alive.
     @usableFromInline
-    init(_ registration: UnownedReference<ResolverRegistration<Service>>, _ scope: UnownedReference<ResolverScope>,
+    init(_ registration: UncheckedReference<ResolverRegistration<Service>>, _ scope: UncheckedReference<ResolverScope>,
          _ resolver: Resolver) {
         self.registration = registration.object
         self.scope = scope.object

@@ -69,7 +69,7 @@ final class LazyBox: @unchecked Sendable {
             }
             var settings = current
             change(&settings)
-            let new = UnownedReference.retaining(SettingsBox(settings))
+            let new = UncheckedReference.retaining(SettingsBox(settings))
             if settingsField.compareExchange(expected: old, desired: new) {
                 if let old {
                     retire(owned: old)
@@ -121,7 +121,7 @@ final class LazyBox: @unchecked Sendable {
     /// Keeps `service` weakly unless another thread kept one first.
     @usableFromInline
     func keepFirstWeakly<Service>(_ service: Service) {
-        let stored = UnownedReference<AnyObject>.retaining(WeakBox(service as AnyObject))
+        let stored = UncheckedReference<AnyObject>.retaining(WeakBox(service as AnyObject))
         if !instance.compareExchange(expected: nil, desired: stored) {
             stored.release()
         }
@@ -135,7 +135,7 @@ final class LazyBox: @unchecked Sendable {
 
     /// Holds `object` weakly (`WeakLazyInjected`'s setter).
     func replaceWeakly(with object: AnyObject?) {
-        exchange(UnownedReference<AnyObject>.retaining(WeakBox(object)))
+        exchange(UncheckedReference<AnyObject>.retaining(WeakBox(object)))
     }
 
     /// Holds nothing: the next read resolves again.
@@ -143,7 +143,7 @@ final class LazyBox: @unchecked Sendable {
         exchange(nil)
     }
 
-    private func exchange(_ stored: UnownedReference<AnyObject>?) {
+    private func exchange(_ stored: UncheckedReference<AnyObject>?) {
         if let old = instance.exchange(stored) {
             retire(owned: old)
             collectRetired()

@@ -24,7 +24,7 @@
 // found under it is a `ResolverRegistration<Service>`). It takes no lock
 // (R1): everything runs inside one read section, which keeps alive every
 // shared object a published field leads to, so containers, registrations
-// and scopes are used borrowed (`UnownedReference.read`: a strong copy
+// and scopes are used borrowed (`UncheckedReference.read`: a strong copy
 // would write a reference count every resolving thread shares, DESIGN.md
 // B1). The slow branches are out of line (B3).
 
@@ -35,12 +35,12 @@
 @usableFromInline
 struct ResolveRequest {
     @usableFromInline let key: RegistryKey
-    @usableFromInline let container: UnownedReference<Resolver>
+    @usableFromInline let container: UncheckedReference<Resolver>
     @usableFromInline let arguments: ArgumentsPointer
 
     @inlinable
     @inline(__always)
-    init(_ key: RegistryKey, from container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer) {
+    init(_ key: RegistryKey, from container: UncheckedReference<Resolver>, _ arguments: ArgumentsPointer) {
         self.key = key
         self.container = container
         self.arguments = arguments
@@ -69,8 +69,8 @@ protocol ResolvePath {
     static func isAbsent(_ result: Result) -> Bool
 
     /// Step 4 for `registration`, whose instance `scope` does not keep.
-    static func make(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                     through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+    static func make(_ registration: UncheckedReference<ResolverRegistration<Service>>,
+                     through scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest,
                      _ section: borrowing ReadSection) -> Result
 }
 
@@ -92,8 +92,8 @@ enum SynchronousPath<Service>: ResolvePath {
 
     @inlinable
     @inline(__always)
-    static func make(_ registration: UnownedReference<ResolverRegistration<Service>>,
-                     through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+    static func make(_ registration: UncheckedReference<ResolverRegistration<Service>>,
+                     through scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest,
                      _ section: borrowing ReadSection) -> Service? {
         decorated(ResolverRegistration<Service>.make(registration, through: scope, request, section))
     }
@@ -197,13 +197,13 @@ extension Resolver {
     /// nil while `registerAllServices` has yet to run.
     @inlinable
     @inline(__always)
-    static func registeredTarget(_ container: Resolver?, _ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
+    static func registeredTarget(_ container: Resolver?, _ section: borrowing ReadSection) -> UncheckedReference<Resolver>? {
         // Not `if let`: binding the container copies it (B1).
         if container != nil {
             guard Published.registered.load() != 0 else {
                 return nil
             }
-            return UnownedReference(container.unsafelyUnwrapped)
+            return UncheckedReference(container.unsafelyUnwrapped)
         }
         return loadRegisteredRoot(section)
     }
@@ -213,7 +213,7 @@ extension Resolver {
     /// root with a gate opened for a later root (G1).
     @inlinable
     @inline(__always)
-    static func loadRegisteredRoot(_ section: borrowing ReadSection) -> UnownedReference<Resolver>? {
+    static func loadRegisteredRoot(_ section: borrowing ReadSection) -> UncheckedReference<Resolver>? {
         let root = Published.root.load()
         guard Published.registered.load() != 0, Published.root.load() == root else {
             return nil
@@ -227,13 +227,13 @@ extension Resolver {
     /// registered. A `reset()` landing meanwhile sends it round again.
     @usableFromInline
     static func withRegisteredTarget<Result>(_ container: Resolver?,
-                                             _ body: (UnownedReference<Resolver>, borrowing ReadSection) -> Result) -> Result {
+                                             _ body: (UncheckedReference<Resolver>, borrowing ReadSection) -> Result) -> Result {
         while true {
             let insideRegistration = registry.ensureRegistered()
             let section = ReadSection()
-            let target: UnownedReference<Resolver>
+            let target: UncheckedReference<Resolver>
             if let container {
-                target = UnownedReference(container)
+                target = UncheckedReference(container)
             } else if insideRegistration, let root = Published.root.load() {
                 target = root
             } else if let root = loadRegisteredRoot(section) {
@@ -257,7 +257,7 @@ extension Resolver {
     /// that the cache hit stays a short function (B3).
     @inlinable
     @inline(never)
-    static func find<Path: ResolvePath>(_ name: KeyBytes?, from target: UnownedReference<Resolver>,
+    static func find<Path: ResolvePath>(_ name: KeyBytes?, from target: UncheckedReference<Resolver>,
                                         _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
                                         _ path: Path.Type, _ site: KeyOrigin?) -> Path.Result {
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
@@ -277,8 +277,8 @@ extension Resolver {
     /// Out of line (B3).
     @inlinable
     @inline(never)
-    static func remembered<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
-                                              _ name: KeyBytes?, from target: UnownedReference<Resolver>,
+    static func remembered<Path: ResolvePath>(_ registration: UncheckedReference<ResolverRegistration<Path.Service>>,
+                                              _ name: KeyBytes?, from target: UncheckedReference<Resolver>,
                                               _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
                                               _ path: Path.Type) -> Path.Result {
         ResolverRegistration<Path.Service>.checkArguments(registration, arguments)
@@ -304,8 +304,8 @@ extension Resolver {
     /// resolve runs (B3).
     @inlinable
     @inline(never)
-    static func resolve<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
-                                           _ name: KeyBytes?, from target: UnownedReference<Resolver>,
+    static func resolve<Path: ResolvePath>(_ registration: UncheckedReference<ResolverRegistration<Path.Service>>,
+                                           _ name: KeyBytes?, from target: UncheckedReference<Resolver>,
                                            _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
                                            _ path: Path.Type) -> Path.Result {
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
@@ -316,7 +316,7 @@ extension Resolver {
     /// Steps 2 to 4 for `registration`, found for the request.
     @inlinable
     @inline(__always)
-    static func resolve<Path: ResolvePath>(_ registration: UnownedReference<ResolverRegistration<Path.Service>>,
+    static func resolve<Path: ResolvePath>(_ registration: UncheckedReference<ResolverRegistration<Path.Service>>,
                                            _ request: ResolveRequest, _ section: borrowing ReadSection,
                                            _ path: Path.Type) -> Path.Result {
         ResolverRegistration<Path.Service>.checkArguments(registration, request.arguments)
@@ -336,8 +336,8 @@ extension ResolverRegistration {
     /// caches by the container's isolated ones.
     @inlinable
     @inline(__always)
-    static func scope(_ registration: UnownedReference<ResolverRegistration>, from container: UnownedReference<Resolver>,
-                      _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+    static func scope(_ registration: UncheckedReference<ResolverRegistration>, from container: UncheckedReference<Resolver>,
+                      _ section: borrowing ReadSection) -> UncheckedReference<ResolverScope> {
         ResolverScope.seen(registration.read { $0.fields.scope }.load().unsafelyUnwrapped, from: container, section)
     }
 }
@@ -348,8 +348,8 @@ extension ResolverScope {
     /// the container's isolated ones, where it has them.
     @inlinable
     @inline(__always)
-    static func seen(_ scope: UnownedReference<ResolverScope>, from container: UnownedReference<Resolver>,
-                     _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+    static func seen(_ scope: UncheckedReference<ResolverScope>, from container: UncheckedReference<Resolver>,
+                     _ section: borrowing ReadSection) -> UncheckedReference<ResolverScope> {
         var scope = scope
         if case .containerCache = scope.read({ $0.kind.strategy }) {
             scope = container.read { $0.fields.cache }.load() ?? Resolver.makeCacheScope(container)
@@ -372,7 +372,7 @@ extension ResolverRegistration {
     /// the resolve (T1).
     @inlinable
     @inline(__always)
-    static func kept(_ registration: UnownedReference<ResolverRegistration>, in scope: UnownedReference<ResolverScope>,
+    static func kept(_ registration: UncheckedReference<ResolverRegistration>, in scope: UncheckedReference<ResolverScope>,
                      _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         let kind = scope.read { $0.kind }
         guard kind.keepsInstances else {
@@ -396,8 +396,8 @@ extension ResolverRegistration {
     /// past the resolve path (`resolve(resolver:args:)`, the built-in
     /// scopes' `resolve(registration:resolver:args:)`).
     @inlinable
-    static func keptOrMade(_ registration: UnownedReference<ResolverRegistration>,
-                           through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+    static func keptOrMade(_ registration: UncheckedReference<ResolverRegistration>,
+                           through scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest,
                            _ section: borrowing ReadSection) -> Service? {
         if let service = kept(registration, in: scope, request, section) {
             return service
@@ -413,9 +413,9 @@ extension ResolverRegistration {
     /// keeps that value.
     @inlinable
     @inline(__always)
-    static func keptEntry(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+    static func keptEntry(_ registration: UncheckedReference<ResolverRegistration>, _ scope: UncheckedReference<ResolverScope>,
                           _ kind: ResolverScope.Kind, _ key: RegistryKey,
-                          _ section: borrowing ReadSection) -> UnownedReference<AnyObject>? {
+                          _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         let generation = scope.read { $0.generationWord }.load()
         let memo = registration.read { $0.fields.memo }
         if let entry = memo.entry(madeIn: generation) {
@@ -436,7 +436,7 @@ extension ResolverRegistration {
     /// one per resolution, new every time, or through a custom scope.
     @inlinable
     @inline(__always)
-    static func make(_ registration: UnownedReference<ResolverRegistration>, through scope: UnownedReference<ResolverScope>,
+    static func make(_ registration: UncheckedReference<ResolverRegistration>, through scope: UncheckedReference<ResolverScope>,
                      _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         switch scope.read({ $0.kind.strategy }) {
         case .buildOnceAndKeep:
@@ -455,8 +455,8 @@ extension ResolverRegistration {
     /// elements, `resolve(resolver:args:)`).
     @inlinable
     @inline(never)
-    static func makeOutOfLine(_ registration: UnownedReference<ResolverRegistration>,
-                              through scope: UnownedReference<ResolverScope>, _ request: ResolveRequest,
+    static func makeOutOfLine(_ registration: UncheckedReference<ResolverRegistration>,
+                              through scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest,
                               _ section: borrowing ReadSection) -> Service? {
         make(registration, through: scope, request, section)
     }
@@ -465,8 +465,8 @@ extension ResolverRegistration {
     /// resolution, or a new one, remembered for the rest of it.
     @inlinable
     @inline(__always)
-    static func produceInGraph(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
-                               _ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer,
+    static func produceInGraph(_ registration: UncheckedReference<ResolverRegistration>, _ context: ThreadResolution,
+                               _ container: UncheckedReference<Resolver>, _ arguments: ArgumentsPointer,
                                _ section: borrowing ReadSection) -> Service? {
         let typeID = registration.read { $0.typeID }
         if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
@@ -485,8 +485,8 @@ extension ResolverRegistration {
     /// the registered one (`call`), given `container`. All used borrowed.
     @inlinable
     @inline(__always)
-    static func produce(_ registration: UnownedReference<ResolverRegistration>, _ context: ThreadResolution,
-                        _ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer,
+    static func produce(_ registration: UncheckedReference<ResolverRegistration>, _ context: ThreadResolution,
+                        _ container: UncheckedReference<Resolver>, _ arguments: ArgumentsPointer,
                         _ section: borrowing ReadSection) -> Service? {
         context.enter(registration.opaque, withArguments: !arguments.isNone)
         defer { context.leave() }
@@ -502,7 +502,7 @@ extension ResolverRegistration {
     /// references (slow path).
     @usableFromInline
     @inline(never)
-    func resolveThroughCustomScope(_ scope: UnownedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
+    func resolveThroughCustomScope(_ scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
         scope.object.resolve(registration: self, resolver: request.resolver, args: request.arguments.value)
     }
 }
@@ -512,7 +512,7 @@ extension ResolverRegistration.FactoryBox {
     /// line: the arguments are boxed for it).
     @usableFromInline
     @inline(never)
-    func produce(_ container: UnownedReference<Resolver>, _ arguments: ArgumentsPointer) -> Service? {
+    func produce(_ container: UncheckedReference<Resolver>, _ arguments: ArgumentsPointer) -> Service? {
         container.read { factory($0, arguments.value) }
     }
 }

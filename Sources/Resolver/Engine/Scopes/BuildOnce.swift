@@ -63,11 +63,11 @@ struct BuildKey {
 @frozen
 @usableFromInline
 struct BuiltInstance {
-    @usableFromInline let instance: UnownedReference<AnyObject>?
-    @usableFromInline let entry: UnownedReference<AnyObject>?
+    @usableFromInline let instance: UncheckedReference<AnyObject>?
+    @usableFromInline let entry: UncheckedReference<AnyObject>?
 
     @inlinable
-    init(instance: UnownedReference<AnyObject>?, entry: UnownedReference<AnyObject>?) {
+    init(instance: UncheckedReference<AnyObject>?, entry: UncheckedReference<AnyObject>?) {
         self.instance = instance
         self.entry = entry
     }
@@ -90,7 +90,7 @@ extension ResolverScope {
     /// flight of the build of the key that no reset has dropped, else a new
     /// build. The mutex must be held.
     func startBuildLocked(_ build: BuildKey, owner: ResolutionContext?,
-                          found: (UnownedReference<AnyObject>) -> Bool) -> BuildStart {
+                          found: (UncheckedReference<AnyObject>) -> Bool) -> BuildStart {
         registry.assertLocked()
         if let entry = entryLocked(build), found(entry) {
             return .cached
@@ -101,8 +101,8 @@ extension ResolverScope {
         buildsStarted &+= 1
         let ticket = BuildTicket(number: buildsStarted)
         building.append(Build(ticket: ticket, typeID: build.typeID, name: build.name, argumentsKey: build.argumentsKey,
-                              registration: UnownedReference(build.registration),
-                              owner: owner.map(UnownedReference.init), flight: nil))
+                              registration: UncheckedReference(build.registration),
+                              owner: owner.map(UncheckedReference.init), flight: nil))
         return .build(ticket)
     }
 
@@ -125,7 +125,7 @@ extension ResolverScope {
 
     /// The entry the table holds for `build`: under its key, or, for a typed
     /// registration, for its argument list. The mutex must be held.
-    private func entryLocked(_ build: BuildKey) -> UnownedReference<AnyObject>? {
+    private func entryLocked(_ build: BuildKey) -> UncheckedReference<AnyObject>? {
         guard let argumentsKey = build.argumentsKey else {
             return table?.findLocked(build.key)
         }
@@ -212,8 +212,8 @@ extension ResolverScope {
     /// Failures found under the mutex (a cycle, a wait that cannot be) are
     /// raised after leaving it.
     @usableFromInline
-    func buildOnce(_ build: BuildKey, found: (UnownedReference<AnyObject>) -> Bool,
-                   built: (UnownedReference<AnyObject>?) -> Bool, make: () -> BuiltInstance) {
+    func buildOnce(_ build: BuildKey, found: (UncheckedReference<AnyObject>) -> Bool,
+                   built: (UncheckedReference<AnyObject>?) -> Bool, make: () -> BuiltInstance) {
         let context = ResolutionContext.current
         while true {
             // Quiet: a build's start and end change nothing a thread's cache
@@ -257,7 +257,7 @@ extension ResolverScope {
                 }.resume()
                 return
             case .cycle:
-                context.state.reportCycle(closingWith: UnownedReference(build.registration).opaque)
+                context.state.reportCycle(closingWith: UncheckedReference(build.registration).opaque)
             case .cycleAcrossThreads(let chain):
                 resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
                                 + registeredAtLine([build.registration].compactMap { $0 as? RegistrationDescribing }),
@@ -280,7 +280,7 @@ extension ResolverScope {
                                  _ parent: AsyncFrame) async -> Service? {
         let argumentsKey = registration.argumentsKey(boxed: args)
         let kind = self.kind
-        let scope = UnownedReference(self)
+        let scope = UncheckedReference(self)
         while true {
             var service: Service?
             let start = withRegistryKey(Service.self, registration.name) { key in
@@ -319,7 +319,7 @@ extension ResolverScope {
                     let service = await AsyncFrame.$current.withValue(parent) {
                         await registration.runAsyncFactory(resolver, args, parent)
                     }
-                    let built = ResolverScope.built(service, for: scope.kind, in: UnownedReference(scope),
+                    let built = ResolverScope.built(service, for: scope.kind, in: UncheckedReference(scope),
                                                     keepingNil: registration.keepsNil)
                     withRegistryKey(Service.self, registration.name) { key in
                         registry.write {
@@ -361,7 +361,7 @@ extension ResolverRegistration {
     /// build-once calls run no generic code.
     @inlinable
     @inline(never)
-    static func buildOnce(_ registration: UnownedReference<ResolverRegistration>, _ scope: UnownedReference<ResolverScope>,
+    static func buildOnce(_ registration: UncheckedReference<ResolverRegistration>, _ scope: UncheckedReference<ResolverScope>,
                           _ request: ResolveRequest, _ section: borrowing ReadSection) -> Service? {
         registration.read { registration in
             if registration.isolation == .async {
@@ -377,7 +377,7 @@ extension ResolverRegistration {
         }
         scope.read { scope in
             scope.buildOnce(build, found: { entry in
-                service = ResolverScope.service(inEntry: entry, of: kind, in: UnownedReference(scope), as: Service.self)
+                service = ResolverScope.service(inEntry: entry, of: kind, in: UncheckedReference(scope), as: Service.self)
                 return service != nil
             }, built: { instance in
                 service = instance.map { ValueStorage.value(in: $0, as: Service.self) }
@@ -385,7 +385,7 @@ extension ResolverRegistration {
             }, make: {
                 service = produce(registration, ResolutionContext.currentState, request.container, request.arguments,
                                   section)
-                return ResolverScope.built(service, for: kind, in: UnownedReference(scope),
+                return ResolverScope.built(service, for: kind, in: UncheckedReference(scope),
                                            keepingNil: registration.read { $0.keepsNil })
             })
         }
@@ -406,7 +406,7 @@ extension ResolverScope {
     /// expiry for a time-to-live scope): each an owned reference. A
     /// `.shared` scope keeps no value type (nothing to hold weakly).
     @inlinable
-    static func built<Service>(_ service: Service?, for kind: Kind, in scope: UnownedReference<ResolverScope>,
+    static func built<Service>(_ service: Service?, for kind: Kind, in scope: UncheckedReference<ResolverScope>,
                                keepingNil: Bool = true) -> BuiltInstance {
         guard let service else {
             return BuiltInstance(instance: nil, entry: nil)
@@ -423,8 +423,8 @@ extension ResolverScope {
     /// scope of `kind` keeps it: an owned reference, or nil for nothing to
     /// keep.
     @inlinable
-    static func entry<Service>(for service: Service, _ instance: UnownedReference<AnyObject>, of kind: Kind,
-                               in scope: UnownedReference<ResolverScope>) -> UnownedReference<AnyObject>? {
+    static func entry<Service>(for service: Service, _ instance: UncheckedReference<AnyObject>, of kind: Kind,
+                               in scope: UncheckedReference<ResolverScope>) -> UncheckedReference<AnyObject>? {
         if kind.holdsInstancesWeakly {
             return ValueStorage.instance(in: service).map { .retaining(WeakBox($0)) }
         }

@@ -17,11 +17,11 @@ struct Build {
     /// asker joins it (S1).
     var dropped = false
     /// The registration it builds (kept alive by its builder), for messages.
-    let registration: UnownedReference<AnyObject>
+    let registration: UncheckedReference<AnyObject>
     /// The thread building it (for cycles across threads; alive while its
     /// build is listed), or nil for an async build, which runs in a task of
     /// its own.
-    let owner: UnownedReference<ResolutionContext>?
+    let owner: UncheckedReference<ResolutionContext>?
     /// Its waiters' flight, once one waits.
     var flight: Flight?
 
@@ -58,7 +58,7 @@ final class Flight: @unchecked Sendable {
         case running
         /// Built: the instance as `ValueStorage` keeps it, owned by the
         /// flight (nil: the factory returned nil).
-        case built(UnownedReference<AnyObject>?)
+        case built(UncheckedReference<AnyObject>?)
         /// Its builder will never finish: waiters start over.
         case abandoned
     }
@@ -99,7 +99,7 @@ final class Flight: @unchecked Sendable {
     /// the factory returned nil, nil (`.none`) when the flight was abandoned
     /// (the waiter starts over). Valid while the caller holds the flight.
     /// The mutex must be held.
-    var builtLocked: UnownedReference<AnyObject>?? {
+    var builtLocked: UncheckedReference<AnyObject>?? {
         guard case .built(let instance) = outcome else {
             return .none
         }

@@ -8,10 +8,10 @@
 final class IsolatedScopes: @unchecked Sendable {
     /// The app-wide scopes (which live for the whole program), and this
     /// container's own (which `scopes` holds).
-    @usableFromInline let appWide: (application: UnownedReference<ResolverScope>, cached: UnownedReference<ResolverScope>,
-                                    shared: UnownedReference<ResolverScope>)
-    @usableFromInline let own: (application: UnownedReference<ResolverScope>, cached: UnownedReference<ResolverScope>,
-                                shared: UnownedReference<ResolverScope>)
+    @usableFromInline let appWide: (application: UncheckedReference<ResolverScope>, cached: UncheckedReference<ResolverScope>,
+                                    shared: UncheckedReference<ResolverScope>)
+    @usableFromInline let own: (application: UncheckedReference<ResolverScope>, cached: UncheckedReference<ResolverScope>,
+                                shared: UncheckedReference<ResolverScope>)
     @usableFromInline let isolatesEveryCache: Bool
     private let scopes: [ResolverScope]
     /// The copies of other caching scopes, by the original (guarded by the
@@ -23,16 +23,16 @@ final class IsolatedScopes: @unchecked Sendable {
         let scopes: [ResolverScope] = [ResolverScopeCache(), ResolverScopeCache(), ResolverScopeShare()]
         self.scopes = scopes
         isolatesEveryCache = everyCache
-        appWide = (UnownedReference(ResolverScope.application), UnownedReference(ResolverScope.cached),
-                   UnownedReference(ResolverScope.shared))
-        own = (UnownedReference(scopes[0]), UnownedReference(scopes[1]), UnownedReference(scopes[2]))
+        appWide = (UncheckedReference(ResolverScope.application), UncheckedReference(ResolverScope.cached),
+                   UncheckedReference(ResolverScope.shared))
+        own = (UncheckedReference(scopes[0]), UncheckedReference(scopes[1]), UncheckedReference(scopes[2]))
     }
 
     /// The scope to use instead of `scope` for the isolated scopes `isolated`.
     @inlinable
     @inline(__always)
-    static func substitute(_ isolated: UnownedReference<IsolatedScopes>, _ scope: UnownedReference<ResolverScope>,
-                           _ section: borrowing ReadSection) -> UnownedReference<ResolverScope> {
+    static func substitute(_ isolated: UncheckedReference<IsolatedScopes>, _ scope: UncheckedReference<ResolverScope>,
+                           _ section: borrowing ReadSection) -> UncheckedReference<ResolverScope> {
         isolated.read { isolated in
             if scope == isolated.appWide.application { return isolated.own.application }
             if scope == isolated.appWide.cached { return isolated.own.cached }
@@ -47,7 +47,7 @@ final class IsolatedScopes: @unchecked Sendable {
     /// This sandbox's copy of the caching scope `scope` (made on first use),
     /// or `scope` itself for a scope that does not cache.
     @usableFromInline
-    func copy(of scope: UnownedReference<ResolverScope>) -> UnownedReference<ResolverScope> {
+    func copy(of scope: UncheckedReference<ResolverScope>) -> UncheckedReference<ResolverScope> {
         let original = scope.object
         guard original.kind.keepsInstances else {
             return scope
@@ -57,7 +57,7 @@ final class IsolatedScopes: @unchecked Sendable {
         }
         return registry.withLock {
             if let found = copies[ObjectIdentifier(original)] {
-                return UnownedReference(found.copy)
+                return UncheckedReference(found.copy)
             }
             if copies.values.contains(where: { $0.copy === original }) {
                 return scope
@@ -66,7 +66,7 @@ final class IsolatedScopes: @unchecked Sendable {
                 return scope
             }
             copies[ObjectIdentifier(original)] = (original, copy)
-            return UnownedReference(copy)
+            return UncheckedReference(copy)
         }
     }
 }

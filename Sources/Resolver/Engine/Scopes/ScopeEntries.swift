@@ -16,8 +16,8 @@ extension ResolverScope {
         return withCarriedArguments(args) { arguments in
             withRegistryKey(Service.self, registration.name) { key in
                 ReadSection.run { section in
-                    ResolverRegistration.keptOrMade(UnownedReference(registration), through: UnownedReference(self),
-                                                    ResolveRequest(key, from: UnownedReference(resolver), arguments),
+                    ResolverRegistration.keptOrMade(UncheckedReference(registration), through: UncheckedReference(self),
+                                                    ResolveRequest(key, from: UncheckedReference(resolver), arguments),
                                                     section)
                 }
             }
@@ -41,11 +41,11 @@ extension ResolverScope {
             if registration.isolation == .async {
                 registration.asyncFactoryStop()
             }
-            let request = ResolveRequest(key, from: UnownedReference(resolver), arguments)
+            let request = ResolveRequest(key, from: UncheckedReference(resolver), arguments)
             let build = BuildKey(key, typeID: ResolverRegistration<Service>.handMadeCacheType, name: name,
                                  argumentsKey: nil, registration: registration)
             let kind = self.kind
-            let scope = UnownedReference(self)
+            let scope = UncheckedReference(self)
             var service: Service?
             buildOnce(build, found: { entry in
                 service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Any.self) as? Service
@@ -58,7 +58,7 @@ extension ResolverScope {
                 service = ValueStorage.value(in: instance, as: Any.self) as? Service
                 return service != nil
             }, make: {
-                service = ResolverRegistration.produce(UnownedReference(registration), ResolutionContext.currentState,
+                service = ResolverRegistration.produce(UncheckedReference(registration), ResolutionContext.currentState,
                                                        request.container, request.arguments, section)
                 return ResolverScope.built(service.map { $0 as Any }, for: kind, in: scope)
             })
@@ -77,7 +77,7 @@ extension ResolverScope {
             return entry.unsafeCast(to: WeakBox.self).read { $0.object } as? Service
         }
         if kind.instancesExpire {
-            return ResolverScope.liveService(inEntry: entry, of: UnownedReference(self), as: Any.self) as? Service
+            return ResolverScope.liveService(inEntry: entry, of: UncheckedReference(self), as: Any.self) as? Service
         }
         return ValueStorage.value(in: entry, as: Any.self) as? Service
     }
@@ -153,8 +153,8 @@ extension ResolverScope {
     /// read section.
     @inlinable
     @inline(__always)
-    static func service<Service>(inEntry entry: UnownedReference<AnyObject>, of kind: Kind,
-                                 in scope: UnownedReference<ResolverScope>, as type: Service.Type) -> Service? {
+    static func service<Service>(inEntry entry: UncheckedReference<AnyObject>, of kind: Kind,
+                                 in scope: UncheckedReference<ResolverScope>, as type: Service.Type) -> Service? {
         guard kind.holdsInstancesWeakly else {
             if kind.instancesExpire {
                 return liveService(inEntry: entry, of: scope, as: Service.self)
@@ -175,8 +175,8 @@ extension ResolverScope {
     /// so that the other scopes' reads stay as they were.
     @inlinable
     @inline(never)
-    static func liveService<Service>(inEntry entry: UnownedReference<AnyObject>,
-                                     of scope: UnownedReference<ResolverScope>, as type: Service.Type) -> Service? {
+    static func liveService<Service>(inEntry entry: UncheckedReference<AnyObject>,
+                                     of scope: UncheckedReference<ResolverScope>, as type: Service.Type) -> Service? {
         let now = scope.read { $0.life.unsafelyUnwrapped.elapsed() }
         return entry.unsafeCast(to: ExpiringBox<Service>.self).read { box in
             now < box.expiry ? box.value : nil
@@ -195,7 +195,7 @@ extension ResolverScope {
     /// retired, after the threads' caches are made stale. Out of memory, the
     /// instance is simply not cached. The mutex must be held (quietly will
     /// do: T1).
-    func storeEntryLocked(_ entry: UnownedReference<AnyObject>, _ key: RegistryKey) {
+    func storeEntryLocked(_ entry: UncheckedReference<AnyObject>, _ key: RegistryKey) {
         registry.assertLocked()
         guard let table else {
             entry.release()

@@ -184,13 +184,13 @@ struct ThreadResolution {
     /// registration (one compare), or by another of the same key (one in a
     /// parent, say), whose name is then compared.
     @inlinable
-    func graphInstance<Service>(of registration: UnownedReference<ResolverRegistration<Service>>, typeID: UInt64,
+    func graphInstance<Service>(of registration: UncheckedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
         let graph = state.pointee.graph
         for index in 0..<graph.count where graph[index].typeID == typeID {
             let made = graph[index].registration
             if made == registration.opaque || GraphEntry.sameName(made, registration) {
-                return ValueStorage.value(in: UnownedReference(opaque: graph[index].object.toOpaque()), as: Service.self)
+                return ValueStorage.value(in: UncheckedReference(opaque: graph[index].object.toOpaque()), as: Service.self)
             }
         }
         return nil
@@ -200,7 +200,7 @@ struct ThreadResolution {
     /// resolution if it is a class instance (value types are always made
     /// anew, as in the original).
     @inlinable
-    func rememberGraphInstance<Service>(_ service: Service, of registration: UnownedReference<ResolverRegistration<Service>>,
+    func rememberGraphInstance<Service>(_ service: Service, of registration: UncheckedReference<ResolverRegistration<Service>>,
                                         typeID: UInt64) {
         guard let object = ValueStorage.retainedGraphObject(for: service) else {
             return
@@ -280,7 +280,7 @@ struct GraphEntry {
     @usableFromInline
     @inline(never)
     static func sameName<Service>(_ made: UnsafeMutableRawPointer,
-                                  _ registration: UnownedReference<ResolverRegistration<Service>>) -> Bool {
-        UnownedReference<ResolverRegistration<Service>>(opaque: made).read { $0.name } == registration.read { $0.name }
+                                  _ registration: UncheckedReference<ResolverRegistration<Service>>) -> Bool {
+        UncheckedReference<ResolverRegistration<Service>>(opaque: made).read { $0.name } == registration.read { $0.name }
     }
 }

@@ -24,22 +24,22 @@ enum ThreadCache {
         /// The cached instance's value, if the hit is one.
         @inlinable
         @inline(__always)
-        var instance: UnownedReference<AnyObject>? {
-            UInt(bitPattern: value) & 1 == 0 ? UnownedReference(opaque: value) : nil
+        var instance: UncheckedReference<AnyObject>? {
+            UInt(bitPattern: value) & 1 == 0 ? UncheckedReference(opaque: value) : nil
         }
 
         /// The registration, when the hit is not an instance.
         @inlinable
         @inline(__always)
-        var registration: UnownedReference<AnyObject> {
-            UnownedReference(opaque: UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: value) & ~1).unsafelyUnwrapped)
+        var registration: UncheckedReference<AnyObject> {
+            UncheckedReference(opaque: UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: value) & ~1).unsafelyUnwrapped)
         }
     }
 
     /// The entry for the key, if this thread has one valid now.
     @inlinable
     @inline(__always)
-    static func find(_ container: UnownedReference<Resolver>, _ typeID: UInt64, _ name: UnsafeRawPointer?,
+    static func find(_ container: UncheckedReference<Resolver>, _ typeID: UInt64, _ name: UnsafeRawPointer?,
                      _ nameHash: UInt64, _ section: borrowing ReadSection) -> Hit? {
         crg_tcache_find(container.opaque, typeID, name, nameHash).map(Hit.init)
     }
@@ -49,16 +49,16 @@ enum ThreadCache {
     /// probe.
     @inlinable
     @inline(__always)
-    static func fill(_ container: UnownedReference<Resolver>, _ key: RegistryKey,
-                     instance: UnownedReference<AnyObject>, _ section: borrowing ReadSection) {
+    static func fill(_ container: UncheckedReference<Resolver>, _ key: RegistryKey,
+                     instance: UncheckedReference<AnyObject>, _ section: borrowing ReadSection) {
         crg_tcache_fill(container.opaque, key.typeID, key.nameBytes, key.nameHash, instance.opaque)
     }
 
     /// Remembers the registration found for `key` from `container`.
     @inlinable
     @inline(__always)
-    static func fill(_ container: UnownedReference<Resolver>, _ key: RegistryKey,
-                     registration: UnownedReference<AnyObject>, _ section: borrowing ReadSection) {
+    static func fill(_ container: UncheckedReference<Resolver>, _ key: RegistryKey,
+                     registration: UncheckedReference<AnyObject>, _ section: borrowing ReadSection) {
         let tagged = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: registration.opaque) | 1).unsafelyUnwrapped
         crg_tcache_fill(container.opaque, key.typeID, key.nameBytes, key.nameHash, tagged)
     }

@@ -12,11 +12,11 @@
 /// class, so a reference to a scope cannot be passed where a registration is
 /// expected.
 ///
-/// It is one pointer: `MemoryLayout<UnownedReference<X>>.size` is a word,
+/// It is one pointer: `MemoryLayout<UncheckedReference<X>>.size` is a word,
 /// and its operations compile to the loads they wrap (`make bench-instructions`).
 @frozen
 @usableFromInline
-struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
+struct UncheckedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     @usableFromInline let opaque: UnsafeMutableRawPointer
 
     /// A reference to `object`, which the caller keeps alive.
@@ -38,8 +38,8 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     /// `release()` or `retire()`.
     @inlinable
     @inline(__always)
-    static func retaining(_ object: Object) -> UnownedReference {
-        UnownedReference(opaque: Unmanaged.passRetained(object).toOpaque())
+    static func retaining(_ object: Object) -> UncheckedReference {
+        UncheckedReference(opaque: Unmanaged.passRetained(object).toOpaque())
     }
 
     /// Runs `body` with the object, borrowed: reading a field, calling a
@@ -79,14 +79,14 @@ struct UnownedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     /// (a subclass, or `AnyObject`).
     @inlinable
     @inline(__always)
-    func unsafeCast<Other>(to: Other.Type) -> UnownedReference<Other> {
-        UnownedReference<Other>(opaque: opaque)
+    func unsafeCast<Other>(to: Other.Type) -> UncheckedReference<Other> {
+        UncheckedReference<Other>(opaque: opaque)
     }
 
     /// Whether both refer to the same object.
     @inlinable
     @inline(__always)
-    static func == (lhs: UnownedReference, rhs: UnownedReference) -> Bool {
+    static func == (lhs: UncheckedReference, rhs: UncheckedReference) -> Bool {
         lhs.opaque == rhs.opaque
     }
 }
