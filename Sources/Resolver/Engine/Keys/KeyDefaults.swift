@@ -1,11 +1,7 @@
 // Keys' own registrations (DESIGN.md, K1–K3): one per key, made from its
-// declaration at its first use (a resolve, a property wrapper, an override)
-// through the register funnel, and kept until `Resolver.reset()`, in a table
-// of their own: a container's (`Resolver`) made with the registry's mutex,
-// nobody's child and never `root`, which the resolve path searches where a
-// key's lookup finds nothing (`ResolvePath.swift`, step 1). Writes go
-// through the mutex (R3), readers search it in their read section (R1), and
-// its registrations leave it only retired (R2).
+// declaration at its first use through the register funnel and kept until
+// `Resolver.reset()`, in a container nobody's lookup reaches, which the
+// resolve path searches where a key's lookup finds nothing (step 1).
 
 /// The keys' own registrations.
 @usableFromInline
@@ -13,19 +9,18 @@ final class KeyDefaults: @unchecked Sendable {
     /// The one table of keys' registrations.
     @usableFromInline static let shared = KeyDefaults()
 
-    /// Holds the registrations, under their keys; searched by readers.
+    /// The registrations, under their keys.
     @usableFromInline let container: Resolver
-    /// The keys in the order first used, for `verify()`. Guarded by the
-    /// registry mutex.
+    /// The keys in the order first used, for `verify()` (registry mutex).
     var records: [any KeyRecordDescribing] = []
 
     private init() {
         container = Resolver(mutex: registry.mutex)
     }
 
-    /// The registration of the key `key` names, declared at `site`, if the
-    /// key has been used (read section). Stops when the one found was
-    /// declared elsewhere (two keys of one type and name).
+    /// The registration of the key `key` names, if the key has been used.
+    /// Stops when the one found was declared elsewhere (two keys of one type
+    /// and name).
     @usableFromInline
     @inline(never)
     static func find(_ key: RegistryKey, declaredAt origin: KeyOrigin,
@@ -37,8 +32,7 @@ final class KeyDefaults: @unchecked Sendable {
         return found
     }
 
-    /// Whether the key of `Service` named `name` has no registration yet:
-    /// its first use (the resolve path found nothing for it).
+    /// Whether the key of `Service` named `name` has no registration yet.
     @usableFromInline
     @inline(never)
     static func isUndeclared<Service>(_ name: KeyBytes, of type: Service.Type) -> Bool {
@@ -71,22 +65,20 @@ final class KeyDefaults: @unchecked Sendable {
                                  .keyDeclaration(declaration)).registration
     }
 
-    /// Records a key's registration the funnel stored, for `verify()`. The
-    /// mutex must be held.
+    /// Records a key's registration the funnel stored. The mutex must be held.
     static func recordLocked<Service>(_ registration: ResolverRegistration<Service>, _ declaration: KeyDeclaration) {
         registry.assertLocked()
         shared.records.append(KeyRecord(registration, site: declaration.site, promised: declaration.isPromised))
     }
 
-    /// Whether `registration` is a promised key's own registration. The
-    /// mutex must be held.
+    /// Whether `registration` is a promised key's own. The mutex must be held.
     static func isPromiseLocked(_ registration: AnyObject) -> Bool {
         registry.assertLocked()
         return shared.records.contains { $0.isPromise && $0.describedRegistration === registration }
     }
 
-    /// Stops when `found`, the registration of a key of this type and name,
-    /// was made by another declaration than `site`.
+    /// Stops when `found`, a key's registration, was made by another
+    /// declaration of its type and name.
     static func checkDeclaration(_ found: AnyObject, _ origin: KeyOrigin, _ keyPath: String) {
         let describing = found as? RegistrationDescribing
         guard !origin.isSameDeclaration(as: describing?.site) else { return }
@@ -94,10 +86,9 @@ final class KeyDefaults: @unchecked Sendable {
         resolverFailure("RESOLVER: two keys \(keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(origin.place). A key is its service type and the name of the property that declares it: rename one of them.")
     }
 
-    /// The keys' own registrations `verify()` of `container` resolves: when
-    /// its lookup reaches `Resolver.main` (the app's graph), each key used
-    /// so far that no registration it finds (`reachable`) overrides. The
-    /// mutex must be held.
+    /// The keys' registrations `verify()` of `container` resolves when its
+    /// lookup reaches `main` (the app's graph): each used key that nothing
+    /// `reachable` overrides. The mutex must be held.
     static func unshadowedLocked(besides reachable: [RegistrationDescribing],
                                  from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
@@ -108,9 +99,8 @@ final class KeyDefaults: @unchecked Sendable {
         return shared.records.filter { !found.contains($0.graphNode) }.map { $0 as RegistrationDescribing }
     }
 
-    /// `Resolver.reset()`: forgets the keys' registrations (each key's next
-    /// use makes its registration again from its declaration, with the
-    /// `defaultScope` of then); they are retired (R2). The mutex must be held.
+    /// `Resolver.reset()` forgets the keys' registrations (K3). The mutex
+    /// must be held.
     static func resetLocked() {
         registry.assertLocked()
         shared.container.storage.table.clearLocked()
@@ -140,9 +130,9 @@ extension Resolver {
         }
     }
 
-    /// The key's own registration, made from the declaration taken from
-    /// its getter if it has none yet. The key path is applied here, where
-    /// the caller wrote it, so that the compiler calls the getter directly.
+    /// The key's own registration, made from the declaration its getter
+    /// gives if it has none yet (the key path applied where the caller wrote
+    /// it, so the compiler calls the getter directly).
     @inlinable
     @discardableResult
     static func declareKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -153,9 +143,8 @@ extension Resolver {
         return KeyDefaults.install(declaration, Service.self)
     }
 
-    /// `register(\.key) { … }`: an override of the key in `container` (nil:
-    /// the task's root), with the key's scope, through the register funnel,
-    /// which drops the instances the key's scope keeps there.
+    /// `register(\.key) { … }` in `container` (nil: the task's root), with the
+    /// key's scope: the funnel drops the instances that scope keeps there.
     @inlinable
     static func overrideKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                    _ factory: ResolverRegistration<Service>.Factory,
@@ -166,8 +155,8 @@ extension Resolver {
                         .keyOverride(own.scope))
     }
 
-    /// Makes the key's registration if it has none yet: a property wrapper
-    /// of the key mentions it (a promise `verify()` can then list).
+    /// Makes the key's registration if it has none yet (a property wrapper
+    /// mentions it, so `verify()` can list a promise).
     @inlinable
     static func mentionKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
         let site = ResolverKeys()[keyPath: key].site
@@ -176,9 +165,8 @@ extension Resolver {
         }
     }
 
-    /// Stops the program: the key declared at `site` resolved to nil from
-    /// `container` (nil: `root`): a promise nobody kept, or a registration
-    /// whose installed factory returned nil.
+    /// Stops: the key resolved to nil from `container` (nil: `root`), a
+    /// promise nobody kept or an installed factory that returned nil.
     @usableFromInline
     @inline(never)
     static func keyNotResolved<Service>(_ site: KeySite, _ type: Service.Type, in container: Resolver?) -> Never {
@@ -200,11 +188,10 @@ extension Resolver {
                         + "a factory installed on its registration returned nil." + needed + chainPlaces, kind: .returnedNil)
     }
 
-    /// `reset(\.key)` from `container`: removes the key's override from the
-    /// container's own table and drops the instances of the key that the
-    /// scopes of the override, of what the key resolves to from there now,
-    /// and `scope` (if given) keep as seen from the container: the key as
-    /// declared again there.
+    /// `reset(\.key)` from `container`: removes the override in its own table
+    /// (if `removingOverride`) and drops the key's instances that the
+    /// override's scope, the scope of what the key resolves to from there
+    /// now, and `scope` keep as seen from the container.
     static func resetKey<Service>(_ name: Resolver.Name, _ type: Service.Type, in container: Resolver,
                                   removingOverride: Bool, also scope: ResolverScope? = nil) {
         registry.write {
@@ -238,10 +225,8 @@ extension Resolver {
     }
 }
 
-/// What the program says of a promised key nothing registered: the key as
-/// written (`\.analytics`), its service type, where it was declared, and
-/// the way out.
 enum KeyMessages {
+    /// A promised key nothing registered, and the way out.
     static func promiseNotKept<Service>(_ type: Service.Type, _ site: KeySite) -> String {
         "RESOLVER: the key \(site.keyPath) of '\(Service.self)', promised at \(site.place), is not registered. "
             + "Register it with `Resolver.register(\(site.keyPath)) { … }` (in the container resolved from, or one it "
@@ -249,17 +234,14 @@ enum KeyMessages {
     }
 }
 
-/// What `verify()` needs of a key's own registration: a registration
-/// resolved as its key (its table is not in any container's lookup), and a
-/// promise nobody kept reported as missing.
+/// What `verify()` needs of a key's own registration: resolved through its
+/// key (no container's lookup reaches it), and a promise nobody kept reported
+/// as missing.
 protocol KeyRecordDescribing: RegistrationDescribing {
-    /// Whether the key is promised.
     var isPromise: Bool { get }
-    /// The registration recorded.
     var describedRegistration: AnyObject { get }
 }
 
-/// The record of one key's registration.
 final class KeyRecord<Service>: KeyRecordDescribing {
     let registration: ResolverRegistration<Service>
     let declaration: KeySite
@@ -282,7 +264,7 @@ final class KeyRecord<Service>: KeyRecordDescribing {
     var scope: ResolverScope { registration.scope }
 
     /// Resolves the key from `container` (a verification's sandbox); a
-    /// promise stops as `resolve` would, which the verification records.
+    /// promise stops as `resolve` would.
     func resolveOnce(from container: Resolver) -> Bool {
         if isPromise {
             resolverFailure(KeyMessages.promiseNotKept(Service.self, declaration), kind: .missing)

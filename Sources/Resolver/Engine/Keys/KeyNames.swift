@@ -1,14 +1,10 @@
 import CRegistry
 
-// A key's identity in the registry (DESIGN.md, "Compile-time-checked keys"):
-// the registration of its service type under the name of the property that
-// declares it, followed by a NUL byte. `#function` is a string literal, so
-// those bytes are static and NUL-terminated: the key costs what a resolve
-// with a literal name costs (no copy, the hash remembered per thread by the
-// literal's address), and the NUL keeps keys apart from the names apps
-// write. Every part of the engine that keys registrations by (type, name)
-// (containers, scopes, flights, the thread's cache) treats a key as the
-// named registration it is.
+// A key's identity in the registry (DESIGN.md, K1): its service type under
+// the name of the property that declares it and a NUL byte. `#function` is a
+// NUL-terminated literal, so a key costs what a literal name costs (no copy,
+// the hash remembered per thread by the literal's address), and the NUL keeps
+// keys apart from the names apps write.
 
 /// Where a key is declared (`#fileID`, `#line`) and its name (`#function`:
 /// the declaring property's).
@@ -31,7 +27,7 @@ struct KeySite: Sendable {
         "\\." + name.description
     }
 
-    /// Where it is declared, `Module/File.swift:LINE`.
+    /// `Module/File.swift:LINE`.
     @usableFromInline
     var place: RegistrationSite {
         RegistrationSite(fileID, line)
@@ -45,9 +41,9 @@ struct KeySite: Sendable {
     }
 }
 
-/// Where a key is declared, as the resolve path carries it to a lookup in
-/// the keys' table: the `#fileID` literal's bytes (NUL-terminated) and the
-/// line, two words passed in registers.
+/// Where a key is declared, as the resolve path carries it to a lookup in the
+/// keys' table: the `#fileID` literal's bytes (NUL-terminated) and the line,
+/// two words in registers.
 @frozen
 @usableFromInline
 struct KeyOrigin {
@@ -61,18 +57,20 @@ struct KeyOrigin {
         self.line = line
     }
 
-    /// `Module/File.swift:LINE`.
-    var place: String {
-        String(cString: fileID.assumingMemoryBound(to: CChar.self)) + ":\(line)"
+    private var file: String {
+        String(cString: fileID.assumingMemoryBound(to: CChar.self))
     }
 
-    /// Whether `other` is the same declaration (the same file and line; a
-    /// getter the compiler copied into another module has its own literals).
+    /// `Module/File.swift:LINE`.
+    var place: String {
+        file + ":\(line)"
+    }
+
+    /// Whether `other` is this declaration (the same file and line; a getter
+    /// the compiler copied into another module has literals of its own).
     func isSameDeclaration(as other: RegistrationSite?) -> Bool {
         guard let other else { return false }
-        return line == other.line && (fileID == UnsafeRawPointer(other.fileID.utf8Start)
-                                      || String(cString: fileID.assumingMemoryBound(to: CChar.self))
-                                        == other.fileID.description)
+        return line == other.line && (fileID == UnsafeRawPointer(other.fileID.utf8Start) || file == other.fileID.description)
     }
 }
 
@@ -80,7 +78,7 @@ struct KeyOrigin {
 @usableFromInline
 enum KeyName {
     /// Calls `body` with the registry bytes of the key named `name`: the
-    /// literal's own bytes and its terminating NUL, hashed once per thread.
+    /// literal's own bytes and its NUL, hashed once per thread.
     @inlinable
     @inline(__always)
     static func withBytes<Result>(_ name: StaticString, _ body: (KeyBytes) -> Result) -> Result {
@@ -92,8 +90,8 @@ enum KeyName {
         return body(KeyBytes(hash: crg_name_hash_static(start, count), start: start, count: count))
     }
 
-    /// `withBytes` for a name that is one Unicode scalar, not a literal's
-    /// bytes (a `#function` never is).
+    /// `withBytes` for a name of one Unicode scalar, not a literal's bytes (a
+    /// `#function` never is).
     @usableFromInline
     @inline(never)
     static func withCopiedBytes<Result>(_ name: StaticString, _ body: (KeyBytes) -> Result) -> Result {
@@ -101,16 +99,14 @@ enum KeyName {
         return withExtendedLifetime(owned) { body(owned.bytes) }
     }
 
-    /// The name of a key's registrations: its registry bytes, and `\.name`
-    /// as messages and graphs show it.
+    /// The name of a key's registrations, shown as `\.name`.
     @usableFromInline
     static func registrationName(_ site: KeySite) -> Resolver.Name {
-        let bytes = OwnedKeyBytes(site.name.description + "\0")
-        return Resolver.Name(key: bytes.bytes, owner: NameStorage(spelling: site.keyPath, key: bytes))
+        registeredName(site.name.description + "\0")
     }
 
-    /// The name a table entry's text (`registered`) stands for: a key's as
-    /// `\.name` (its bytes the entry's), any other as it is written.
+    /// The name a table entry's text stands for: a key's (ending with a NUL)
+    /// shown as `\.name`, any other as written.
     static func registeredName(_ registered: String) -> Resolver.Name {
         guard registered.utf8.last == 0 else {
             return Resolver.Name(registered)
@@ -119,8 +115,8 @@ enum KeyName {
         return Resolver.Name(key: bytes.bytes, owner: NameStorage(spelling: "\\." + registered.dropLast(), key: bytes))
     }
 
-    /// Whether `name` is a key's (its bytes end with a NUL byte, which the
-    /// names apps write do not).
+    /// Whether `name` is a key's: its bytes end with a NUL, which the names
+    /// apps write do not.
     static func isKey(_ name: Resolver.Name?) -> Bool {
         guard let name, name.key.count > 0 else { return false }
         return name.key.start.load(fromByteOffset: name.key.count - 1, as: UInt8.self) == 0
