@@ -123,7 +123,7 @@ final class AsyncPending<Service> {
                 Carried(carried.value.0.resolve(resolver: carried.value.1, args: carried.value.2))
             }.value
         case .async:
-            return await registration.resolveAsyncFactory(through: scope, resolver, args)
+            return await registration.awaitFactory(through: scope, resolver, args)
         case .collection:
             return await registration.assembleAsync(from: resolver, args)
         }
@@ -209,7 +209,7 @@ extension ResolverRegistration {
     /// Resolves this async registration through `scope` (the registration's
     /// scope, as the resolve path substitutes it for the container).
     nonisolated(nonsending)
-    func resolveAsyncFactory(through scope: ResolverScope, _ resolver: Resolver, _ args: Any?) async -> Service? {
+    func awaitFactory(through scope: ResolverScope, _ resolver: Resolver, _ args: Any?) async -> Service? {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
         if parent.contains(ObjectIdentifier(self)) {
             let chain = parent.chain.drop { $0 != keyDescription } + [keyDescription]

@@ -126,12 +126,12 @@ extension Resolver {
                                            _ path: Path.Type, declaredAt site: KeyOrigin? = nil)
         -> Path.Result {
         if Published.detours.load() != 0 {
-            return resolveWithDetour(name, in: container, arguments, path, site)
+            return detour(name, in: container, arguments, path, site)
         }
         let section = ReadSection()
         guard let target = registeredTarget(container, section) else {
             section.end()
-            return resolveAfterRegistering(name, in: container, arguments, path, site)
+            return afterRegistration(name, in: container, arguments, path, site)
         }
         let hit = ThreadCache.find(target, RegistryKey.typeID(of: Path.Service.self), name?.start, name?.hash ?? 0,
                                    section)
@@ -158,7 +158,7 @@ extension Resolver {
     /// it), or a strict test (`StrictTest.check`).
     @inlinable
     @inline(never)
-    static func resolveWithDetour<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
+    static func detour<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                      _ arguments: ArgumentsPointer, _ path: Path.Type,
                                                      _ site: KeyOrigin?) -> Path.Result {
         let target = container ?? currentOverride()
@@ -171,7 +171,7 @@ extension Resolver {
         let section = ReadSection()
         guard let registered = registeredTarget(target, section) else {
             section.end()
-            return resolveAfterRegistering(name, in: target, arguments, path, site)
+            return afterRegistration(name, in: target, arguments, path, site)
         }
         let result = find(name, from: registered, arguments, section, path, site)
         section.end()
@@ -185,7 +185,7 @@ extension Resolver {
     /// landing meanwhile sends a resolve from `root` round again (G1).
     @inlinable
     @inline(never)
-    static func resolveAfterRegistering<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
+    static func afterRegistration<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                            _ arguments: ArgumentsPointer, _ path: Path.Type,
                                                            _ site: KeyOrigin?) -> Path.Result {
         withRegisteredTarget(container) { target, section in
@@ -283,19 +283,13 @@ extension Resolver {
                                               _ path: Path.Type) -> Path.Result {
         ResolverRegistration<Path.Service>.checkArguments(registration, arguments)
         let scope = ResolverRegistration<Path.Service>.scope(registration, from: target, section)
-        let plain = registration.read { $0.isolation } == .none
-        switch scope.read({ $0.kind.strategy }) {
-        case .newInstance where plain:
-            return Path.found(SynchronousPath<Path.Service>.decorated(
-                ResolverRegistration<Path.Service>.produce(registration, ResolutionContext.currentState, target,
-                                                           arguments, section)))
-        case .perResolution where plain:
-            return Path.found(SynchronousPath<Path.Service>.decorated(
-                ResolverRegistration<Path.Service>.produceInGraph(registration, ResolutionContext.currentState, target,
-                                                                  arguments, section)))
-        default:
+        let strategy = scope.read { $0.kind.strategy }
+        guard strategy == .newInstance || strategy == .perResolution, registration.read({ $0.isolation }) == .none else {
             return resolve(registration, name, from: target, arguments, section, path)
         }
+        return Path.found(SynchronousPath<Path.Service>.decorated(
+            ResolverRegistration<Path.Service>.makeNew(registration, inGraph: strategy == .perResolution,
+                                                       ResolutionContext.currentState, target, arguments, section)))
     }
 
     /// Steps 2 to 4 for a registration the thread's cache remembered whose
@@ -442,12 +436,13 @@ extension ResolverRegistration {
         case .buildOnceAndKeep:
             return buildOnce(registration, scope, request, section)
         case .newInstance:
-            return produce(registration, ResolutionContext.currentState, request.container, request.arguments, section)
+            return makeNew(registration, inGraph: false, ResolutionContext.currentState, request.container,
+                           request.arguments, section)
         case .perResolution:
-            return produceInGraph(registration, ResolutionContext.currentState, request.container, request.arguments,
-                                  section)
+            return makeNew(registration, inGraph: true, ResolutionContext.currentState, request.container,
+                           request.arguments, section)
         case .containerCache, .delegate:
-            return registration.read { $0.resolveThroughCustomScope(scope, request) }
+            return registration.read { $0.customScopeInstance(scope, request) }
         }
     }
 
@@ -461,13 +456,17 @@ extension ResolverRegistration {
         make(registration, through: scope, request, section)
     }
 
-    /// The graph scope: the instance made earlier in this thread's
-    /// resolution, or a new one, remembered for the rest of it.
+    /// A new instance of a scope that keeps none: for `.graph` the one made
+    /// earlier in this thread's resolution, or a new one remembered for the
+    /// rest of it; for `.unique` a new one.
     @inlinable
     @inline(__always)
-    static func produceInGraph(_ registration: UncheckedReference<ResolverRegistration>, _ context: ThreadResolution,
-                               _ container: UncheckedReference<Resolver>, _ arguments: ArgumentsPointer,
-                               _ section: borrowing ReadSection) -> Service? {
+    static func makeNew(_ registration: UncheckedReference<ResolverRegistration>, inGraph: Bool, _ context: ThreadResolution,
+                        _ container: UncheckedReference<Resolver>, _ arguments: ArgumentsPointer,
+                        _ section: borrowing ReadSection) -> Service? {
+        guard inGraph else {
+            return produce(registration, context, container, arguments, section)
+        }
         let typeID = registration.read { $0.typeID }
         if context.hasGraphInstances, let found = context.graphInstance(of: registration, typeID: typeID, as: Service.self) {
             return found
@@ -502,7 +501,7 @@ extension ResolverRegistration {
     /// references (slow path).
     @usableFromInline
     @inline(never)
-    func resolveThroughCustomScope(_ scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
+    func customScopeInstance(_ scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest) -> Service? {
         scope.object.resolve(registration: self, resolver: request.resolver, args: request.arguments.value)
     }
 }
