@@ -8,9 +8,10 @@
 
 #include "crg_private.h"
 
-/* Cache-line aligned, so the cells every resolve reads share no line with
- * data that other threads write. */
+/* Cache-line aligned, so the published cells share no line with data that
+ * other threads write. */
 _Alignas(64) crg_published crg_internal_published;
+_Static_assert(sizeof(crg_published) == 64, "the published cells fill one cache line");
 
 /* `count` (at least 1) zeroed elements of `size` bytes, or NULL. */
 static void *crg_zeroed(size_t count, size_t size) {

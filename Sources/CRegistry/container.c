@@ -59,7 +59,7 @@ int crg_container_create(crg_container **out, const crg_options *options) {
     if (allocator == NULL) {
         return EINVAL;
     }
-    /* On a cache line of its own allocation, as a table is: every resolve
+    /* On a cache line of its own allocation, as a table is: every lookup
      * reads the head, and no other allocation's writes share its line. */
     void *memory = NULL;
     crg_container *c = crg_alloc_aligned(allocator, sizeof *c, CRG_CONTAINER_ALIGN, &memory);

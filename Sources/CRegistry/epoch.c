@@ -40,14 +40,14 @@ static pthread_key_t reader_key;
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 
 _Static_assert(sizeof(crg_record_epoch) <= CRG_RECORD_LINE, "the epoch's part fits its line pair");
-_Static_assert(offsetof(crg_thread_record, front_end) == CRG_RECORD_LINE, "the front end's bytes follow the epoch's line pair");
-_Static_assert(offsetof(crg_thread_record, front_end) % 16 == 0, "the front end's bytes are 16-byte aligned");
+_Static_assert(offsetof(crg_thread_record, bytes) == CRG_RECORD_LINE, "the front end's bytes follow the epoch's line pair");
+_Static_assert(offsetof(crg_thread_record, bytes) % 16 == 0, "the front end's bytes are 16-byte aligned");
 
-/* What empties a record's front-end state when its thread exits. */
-static void (*front_end_cleanup)(void *front_end);
+/* Called with a record's bytes when its thread exits. */
+static void (*exit_callback)(void *bytes);
 
-void crg_thread_set_front_end_cleanup(void (*cleanup)(void *front_end)) {
-    __atomic_store_n(&front_end_cleanup, cleanup, __ATOMIC_RELEASE);
+void crg_thread_set_exit_callback(void (*callback)(void *bytes)) {
+    __atomic_store_n(&exit_callback, callback, __ATOMIC_RELEASE);
 }
 
 /* A record's allocation: its size rounded up to whole line pairs. */
@@ -88,8 +88,8 @@ crg_thread_record *crg_internal_attach_record(void) {
     record->epoch.depth = 0;
     record->epoch.seen_epoch = UINT64_MAX;
     record->epoch.seen_retirements = UINT64_MAX;
-    record->cold = NULL;
-    record->cold_release = NULL;
+    record->object = NULL;
+    record->object_release = NULL;
     __atomic_store_n(&record->epoch.state, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&epoch_mutex);
     crg_internal_current_record = record;
@@ -98,21 +98,22 @@ crg_thread_record *crg_internal_attach_record(void) {
 }
 
 /* Thread exit: leave any open section (a thread may end inside one), release
- * the cold object and free the record for the next thread. */
+ * the thread's object, call the exit callback and free the record for the
+ * next thread. */
 static void crg_detach_record(void *raw) {
     crg_thread_record *record = raw;
-    /* First, while the record is still the thread's: the cold object may
-     * run code that reads, and such reads use this record. */
-    void *cold = record->cold;
-    crg_release_fn cold_release = record->cold_release;
-    record->cold = NULL;
-    record->cold_release = NULL;
-    if (cold != NULL && cold_release != NULL) {
-        cold_release(cold, NULL);
+    /* First, while the record is still the thread's: releasing the object
+     * may run code that reads, and such reads use this record. */
+    void *object = record->object;
+    crg_release_fn object_release = record->object_release;
+    record->object = NULL;
+    record->object_release = NULL;
+    if (object != NULL && object_release != NULL) {
+        object_release(object, NULL);
     }
-    void (*cleanup)(void *) = __atomic_load_n(&front_end_cleanup, __ATOMIC_ACQUIRE);
-    if (cleanup != NULL) {
-        cleanup(record->front_end);
+    void (*callback)(void *) = __atomic_load_n(&exit_callback, __ATOMIC_ACQUIRE);
+    if (callback != NULL) {
+        callback(record->bytes);
     }
     record->epoch.depth = 0;
     __atomic_store_n(&record->epoch.state, 0, __ATOMIC_RELEASE);
@@ -310,10 +311,10 @@ void crg_internal_collect_leaving(crg_record_epoch *reader) {
 
 void crg_thread_set_object(void *object, crg_release_fn release) {
     crg_thread_record *record = crg_thread_record_current();
-    void *previous = record->cold;
-    crg_release_fn previous_release = record->cold_release;
-    record->cold = object;
-    record->cold_release = release;
+    void *previous = record->object;
+    crg_release_fn previous_release = record->object_release;
+    record->object = object;
+    record->object_release = release;
     if (previous != NULL && previous_release != NULL) {
         previous_release(previous, NULL);
     }

@@ -33,7 +33,7 @@ struct crg_mutex {
     bool stepped;
     size_t references;
     /* Whether taking and letting go of it steps the per-thread caches'
-     * version (crg_tcache.h): set once, for the registry's mutex. */
+     * version (crg_tcache.h): set once (crg_mutex_set_versioned). */
     bool versioned;
     crg_allocator allocator;
     void *memory;   /* what was allocated: the mutex starts on a cache line inside it */

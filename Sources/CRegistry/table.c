@@ -249,7 +249,7 @@ static size_t crg_capacity_for(size_t keys) {
  * meta's last line, and the header's line with the mask and the meta pointer
  * lies inside it too, so no line a probe reads is shared with another
  * allocation: a neighbour written all the time (say, the reference count of
- * the very instance a scope caches here) would otherwise make every probe
+ * the very object a value here points to) would otherwise make every probe
  * miss while other threads write it. */
 _Static_assert(sizeof(crg_slots) - offsetof(crg_slots, mask) <= CRG_ALIGN,
                "mask and meta pointer lie in the header's last line, which is inside the allocation");

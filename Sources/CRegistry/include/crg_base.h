@@ -16,7 +16,7 @@
 #define CRG_NONNULL
 #endif
 
-/* For the few functions a resolve runs: inlined even where the compiler's
+/* For the few functions every lookup runs: inlined even where the compiler's
  * size heuristic would not (Swift callers included). */
 #if defined(__GNUC__) || defined(__clang__)
 #define CRG_ALWAYS_INLINE __attribute__((always_inline))

@@ -1,6 +1,6 @@
 /*
  * Containers: a table with an ordered list of child containers to search
- * after it, depth first: the registry's containers.
+ * after it, depth first.
  *
  * The table is a crg_table (crg_table.h), made with the container's options;
  * its keys, values, errors and concurrency rules are the table's. The child

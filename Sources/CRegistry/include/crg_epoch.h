@@ -36,17 +36,16 @@
  *   before the write that retired it returns. A thread leaving its outermost
  *   section collects when anything is queued and the epoch or the count of
  *   retirements has moved since it last tried, if the epoch mutex is free:
- *   so a section that stays open (a long factory) costs the others two
+ *   so a section that stays open (a long one) costs the others two
  *   loads per section, not the mutex. Whoever blocked an advance tries when
  *   it leaves (the epoch has moved since its own last try), so what is
  *   queued is released while threads keep reading.
  * - Records are never freed. A thread that exits (pthread key destructor)
- *   leaves any open section, releases its cold object and marks its record
+ *   leaves any open section, releases its object and marks its record
  *   free for the next thread.
  *
- * A read section may last as long as the caller likes (a resolve holds one
- * while factories run), but while it is open nothing retired after it began
- * is released.
+ * A read section may last as long as the caller likes, but while it is open
+ * nothing retired after it began is released.
  */
 #ifndef CRG_EPOCH_H
 #define CRG_EPOCH_H

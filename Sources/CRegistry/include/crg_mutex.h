@@ -1,12 +1,12 @@
 /*
  * The writers' lock: a recursive mutex, and condition variables to wait on it.
  *
- * Writers (registering, resets, building a cached instance once) serialise on
- * a crg_mutex; readers never take it (see crg_epoch.h). The critical sections
- * it guards are short (table operations, never user code), so a contended
- * lock spins briefly before sleeping: it watches the owner field and tries to
- * take the lock only when it looks free (test-and-test-and-set), so waiting
- * threads do not bounce the lock's cache line between cores.
+ * Writers serialise on a crg_mutex; readers never take it (see crg_epoch.h).
+ * The critical sections it guards are short (table operations, never user
+ * code), so a contended lock spins briefly before sleeping: it watches the
+ * owner field and tries to take the lock only when it looks free
+ * (test-and-test-and-set), so waiting threads do not bounce the lock's cache
+ * line between cores.
  *
  * Recursion is counted by the mutex itself (the owner re-locks without any
  * atomic operation); the pthread mutex underneath is a plain, non-recursive one.

@@ -1,47 +1,29 @@
 /*
- * A per-thread cache of cached instances: (container, type, name) -> the
- * value a caching scope's table holds for it.
+ * A per-thread cache of lookups: (container, type, name) -> the value a
+ * lookup found for it, in a small two-way set-associative array in the
+ * thread's record (crg_thread_record.h) that only that thread touches,
+ * validated by one process-wide version word (DESIGN.md, T1):
  *
- * A resolve of a cached `.application`/`.cached` service otherwise finds the
- * registration in its container's table, its scope, and the entry in the
- * scope's table. This cache answers the same question with one probe of a
- * small two-way set-associative array that only the calling thread touches,
- * validated by one process-wide version word:
+ * - The version is odd while a write is in progress, even otherwise. A mutex
+ *   marked with crg_mutex_set_versioned adds 1 when a thread takes it
+ *   (outermost, unless taken with crg_mutex_lock_quiet) and 1 when it lets
+ *   go (unlock, or a condition wait); crg_tcache_invalidate adds 2. Every
+ *   change that can alter what a key finds, or that retires a cached value,
+ *   is made under that mutex or followed by crg_tcache_invalidate.
+ * - An entry is valid for the version it was filled under: a probe that
+ *   reads another version misses it (versions only grow). An entry is filled
+ *   only if the version, read before the lookup and again after it, is the
+ *   same even number: the lookup overlapped no write.
+ * - Values are not owned: call these functions inside a read section
+ *   (crg_epoch.h), which keeps a value found there alive.
  *
- * - The version is odd while a write is in progress and even otherwise. A
- *   mutex marked with crg_mutex_set_versioned (the registry's) adds 1 when a
- *   thread takes it (outermost) and 1 when it lets go of it (unlock, or a
- *   condition wait); crg_tcache_invalidate adds 2 for changes made without it.
- *   Every change that can alter what a (container, type, name) resolves to,
- *   or that retires a cached value, happens under that mutex (DESIGN.md);
- *   one taken with crg_mutex_lock_quiet (crg_mutex.h) does not step the
- *   version, so a change made under it calls crg_tcache_invalidate itself.
- * - An entry is valid for the version it was filled under, which it
- *   records: a probe that reads another version misses it (versions only
- *   grow, so a stale entry never becomes valid again, and nothing needs
- *   emptying when the version moves). An entry is filled only if the
- *   version, read before the lookup that found the value and again after it,
- *   is the same even number: the lookup overlapped no write.
- * - The cache is part of the thread's record (crg_thread_record.h), which
- *   a read section attaches, and its values are not owned: call both
- *   functions inside a read section (crg_epoch.h). A value found under version v was in its table when v was
- *   read; any write that retired it since made the version odd before
- *   retiring (crg_retire's fence orders the two), so a read section that
- *   began after the retirement reads a newer version and misses; one that
- *   began before it keeps the value alive (its grace period).
- *
- * Names are identified by the address of their key bytes and their hash
- * (nil and 0 for no name): a name with other bytes misses, it is never
- * mistaken for another.
- *
- * Placement: a key's set (crg_tcache_set_index) holds two entries, the one
- * filled last in way 0. A fill of the key in way 0 replaces its value; a
- * fill over a stale way 0 takes it; any other fill moves way 0 to way 1
- * (dropping what way 1 held, or the key's own older entry there) and takes
- * way 0. So any two keys that share a set are both kept, a third evicts the
- * one filled least recently, and the keys one resolution alternates between
- * (a graph's few types) never evict each other, whatever addresses their
- * types and containers have. Probes write only the version they read.
+ * A name is identified by the address of its bytes and its hash (NULL and 0
+ * for no name). Placement: a key's set holds two entries, the one filled
+ * last in way 0. A fill of the key in way 0 replaces its value; a fill over
+ * a stale way 0 takes it; any other fill moves way 0 to way 1 (dropping what
+ * way 1 held) and takes way 0. So two keys that share a set are both kept,
+ * and a third evicts the one filled least recently. Probes write only the
+ * version they read.
  */
 #ifndef CRG_TCACHE_H
 #define CRG_TCACHE_H
@@ -114,10 +96,9 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
 }
 
 /**
- * Remembers `value`, which a lookup for the key found in a caching scope's
- * table after the latest crg_tcache_find on this thread, unless a write began
- * since that probe (placement: see above). Call inside the same read section
- * as the lookup.
+ * Remembers `value`, which a lookup for the key found after the latest
+ * crg_tcache_find on this thread, unless a write began since that probe
+ * (placement: see above). Call inside the same read section as the lookup.
  */
 static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE container, uint64_t type,
                                                      const void *CRG_NULLABLE name, uint64_t name_hash,
@@ -136,9 +117,8 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
         first->version = version;
         return;
     }
-    /* Way 1 may hold the key (a registration found earlier, now its
-     * instance): it is overwritten by way 0, the key goes to way 0. A stale
-     * way 0 is dropped instead. */
+    /* Way 1 may hold the key (an older value): it is overwritten by way 0,
+     * the key goes to way 0. A stale way 0 is dropped instead. */
     if (first->version == version) {
         cache->ways[1][set] = *first;
     }
@@ -152,10 +132,9 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
 
 /**
  * The version word (acquire), for a reader that reads several tables and
- * needs them as they were at one moment (a list assembled from several
- * containers): if it is even now and crg_tcache_version_unchanged says it
- * is the same after the reads, they overlapped no write, as for
- * crg_tcache_fill. Call inside a read section.
+ * needs them as they were at one moment: if it is even now and
+ * crg_tcache_version_unchanged says it is the same after the reads, they
+ * overlapped no write, as for crg_tcache_fill. Call inside a read section.
  */
 static inline CRG_ALWAYS_INLINE uint64_t crg_tcache_version_load(void) {
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);

@@ -1,7 +1,7 @@
 /*
- * CRegistry threads: a thread the front end starts for work that may have to
- * end early (verifying registrations, whose factories may hit a failure that
- * would otherwise stop the program), and its early exit.
+ * Threads: a thread for work that may have to end early (a failure that
+ * ends the thread rather than the process), its early exit, and a pointer
+ * per thread for the front end.
  *
  * A thread that ends early skips whatever its callers still had to do: it
  * must hold no lock then. The read section it may be inside is left by the
@@ -27,6 +27,26 @@ int crg_thread_start(void (*CRG_NONNULL body)(void *CRG_NULLABLE context), void 
  * crg_thread_start, holding no lock.
  */
 CRG_NORETURN void crg_thread_exit(void);
+
+/** Private: the calling thread's pointer. */
+extern CRG_THREAD_LOCAL void *CRG_NULLABLE crg_internal_thread_pointer;
+
+/**
+ * The calling thread's pointer, NULL until crg_thread_pointer_exchange sets
+ * it: one thread-local load, on any thread, in or out of a read section. The
+ * library never reads, retains or releases what it points to, nor clears it
+ * when the thread exits.
+ */
+static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_thread_pointer(void) {
+    return crg_internal_thread_pointer;
+}
+
+/** Sets the calling thread's pointer; returns the one it replaces. */
+static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_thread_pointer_exchange(void *CRG_NULLABLE pointer) {
+    void *previous = crg_internal_thread_pointer;
+    crg_internal_thread_pointer = pointer;
+    return previous;
+}
 
 CRG_EXTERN_C_END
 

@@ -6,7 +6,7 @@ import CRegistry
 // that place alone (plain data, free to copy, nothing to release), and the
 // factory and options written in the getter are handed over only when the
 // key's registration is made. Then the engine runs the getter again with a
-// `KeyDeclaration` set as this thread's (`crg_keys.h`): the key's
+// `KeyDeclaration` set as this thread's (`crg_thread_pointer`): the key's
 // initializer and modifiers find it and give it what they were given (the
 // factory retained, the options), and at every other time each of them
 // costs one thread-local load.
@@ -82,7 +82,7 @@ enum KeyDeclaring {
     @inlinable
     @inline(__always)
     static var isDeclaring: Bool {
-        crg_key_declaration() != nil
+        crg_thread_pointer() != nil
     }
 
     /// The declaration this thread is taking from a key's getter, if any
@@ -90,7 +90,7 @@ enum KeyDeclaring {
     @inlinable
     @inline(__always)
     static var current: UnownedReference<KeyDeclaration>? {
-        crg_key_declaration().map { UnownedReference(opaque: $0) }
+        crg_thread_pointer().map { UnownedReference(opaque: $0) }
     }
 
     // What a key's initializer and modifiers hand over, called only while
@@ -193,13 +193,13 @@ enum KeyDeclaring {
     /// replaces (a getter may use another key that is being declared).
     @usableFromInline
     static func begin(_ declaration: KeyDeclaration) -> UnsafeMutableRawPointer? {
-        crg_key_declaration_exchange(UnownedReference(declaration).opaque)
+        crg_thread_pointer_exchange(UnownedReference(declaration).opaque)
     }
 
     /// Gives the thread back the declaration `begin` replaced.
     @usableFromInline
     static func end(_ previous: UnsafeMutableRawPointer?) {
-        _ = crg_key_declaration_exchange(previous)
+        _ = crg_thread_pointer_exchange(previous)
     }
 
     /// The declaration of the key at `site`, taken while `getter` (the
