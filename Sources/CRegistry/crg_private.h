@@ -8,9 +8,7 @@
 #ifndef CRG_PRIVATE_H
 #define CRG_PRIVATE_H
 
-#include "crg_base.h"
-#include "crg_epoch.h"
-#include "crg_mutex.h"
+#include "crg_testing.h"
 
 /* malloc and free behind a crg_allocator (allocator.c): where no allocator
  * is given. */
@@ -40,6 +38,10 @@ void *crg_alloc_aligned(const crg_allocator *a, size_t size, size_t align, void 
 
 /* crg_mutex_create with the mutex's memory from `a` (and given back to it). */
 crg_mutex *crg_internal_mutex_create(const crg_allocator *a);
+
+/* Adds a reference to `m` and returns it (a table made with a mutex in its
+ * options holds one); crg_mutex_release drops it. NULL is ignored. */
+crg_mutex *crg_mutex_retain(crg_mutex *m);
 
 /* crg_retire in two steps (epoch.c), so that a writer can allocate the node
  * before it changes anything and then retire without a failure path: a box

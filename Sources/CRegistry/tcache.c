@@ -2,6 +2,7 @@
  * The per-thread cache of lookups. See include/crg_tcache.h.
  */
 #include "crg_tcache.h"
+#include "crg_testing.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
  *
  * Build and run: make fuzz (FUZZ_SECONDS=60 by default).
  */
-#include "cregistry.h"
+#include "crg_testing.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import Testing
 
 /// The table checked step by step against a Swift Dictionary, and its

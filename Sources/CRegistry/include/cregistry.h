@@ -14,8 +14,9 @@
  * - crg_thread.h    a thread for work that may end early, its early exit,
  *                   and a pointer per thread.
  *
- * The design, its invariants and the reclamation argument: DESIGN.md at the
- * repository root.
+ * What only tests, the fuzzer and benchmarks call is in crg_testing.h, which
+ * this header does not include. The design, its invariants and the
+ * reclamation argument: DESIGN.md at the repository root.
  */
 #ifndef CREGISTRY_H
 #define CREGISTRY_H

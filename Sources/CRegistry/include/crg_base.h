@@ -82,15 +82,6 @@ typedef struct crg_allocator {
     void *CRG_NULLABLE context;
 } crg_allocator;
 
-CRG_EXTERN_C_BEGIN
-/**
- * Tests: how many bytes the C library's allocator holds for the block that
- * starts at `pointer`, which malloc (or Swift's allocation of an object or a
- * buffer) returned: malloc_usable_size, malloc_size on Apple's systems.
- */
-size_t crg_allocation_size(const void *CRG_NONNULL pointer);
-CRG_EXTERN_C_END
-
 /** One step of a spin-wait: tells the CPU the loop waits on another core. */
 static inline void crg_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)

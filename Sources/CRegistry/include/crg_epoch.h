@@ -107,12 +107,6 @@ static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
 /** Whether the calling thread is inside a read section. */
 bool crg_read_active(void);
 
-/** Tests: how often the calling thread took the epoch mutex on leaving a section. */
-uint64_t crg_reader_leaving_collections(void);
-
-/** Tests: how many objects were ever retired, by every thread. */
-uint64_t crg_retirements(void);
-
 /* ------------------------------------------------------------------------ */
 /* Deferred release                                                          */
 /* ------------------------------------------------------------------------ */
@@ -168,15 +162,6 @@ void crg_retire_embedded(crg_retire_node *CRG_NONNULL node, crg_node_release_fn 
  * run, and the caller still owns `object`).
  */
 int crg_retire(void *CRG_NULLABLE object, crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
-
-/**
- * crg_retire with the node from `allocator` (given back to it before
- * `release` runs); NULL means malloc/free, as crg_retire. Returns 0, EINVAL
- * (NULL object or release, or an allocator without functions) or ENOMEM, with
- * crg_retire's meanings.
- */
-int crg_retire_with(const crg_allocator *CRG_NULLABLE allocator, void *CRG_NULLABLE object,
-                    crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
 
 /**
  * Advances the epoch as far as the open read sections allow and runs every

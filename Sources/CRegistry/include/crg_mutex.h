@@ -24,9 +24,6 @@ typedef struct crg_mutex crg_mutex;
 /** Creates a mutex with a reference count of 1, or returns NULL (out of memory). */
 crg_mutex *CRG_NULLABLE crg_mutex_create(void);
 
-/** Adds a reference and returns `m`. NULL is ignored (and returned). */
-crg_mutex *CRG_NULLABLE crg_mutex_retain(crg_mutex *CRG_NULLABLE m);
-
 /** Drops a reference; the last one destroys the mutex, which must be unlocked. NULL is ignored. */
 void crg_mutex_release(crg_mutex *CRG_NULLABLE m);
 
@@ -42,9 +39,6 @@ void crg_mutex_lock(crg_mutex *CRG_NONNULL m);
  * first.
  */
 void crg_mutex_lock_quiet(crg_mutex *CRG_NONNULL m);
-
-/** Locks `m` if that is possible without waiting. Returns true if locked. */
-bool crg_mutex_trylock(crg_mutex *CRG_NONNULL m);
 
 /** Unlocks `m`, which the calling thread must hold. */
 void crg_mutex_unlock(crg_mutex *CRG_NONNULL m);

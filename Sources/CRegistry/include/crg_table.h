@@ -215,9 +215,6 @@ int crg_create(crg_table *CRG_NULLABLE *CRG_NULLABLE out, const crg_options *CRG
  */
 void crg_destroy(crg_table *CRG_NULLABLE t);
 
-/** The mutex guarding `t` (not retained), or NULL when `t` is NULL. */
-crg_mutex *CRG_NULLABLE crg_table_mutex(crg_table *CRG_NULLABLE t);
-
 /**
  * Looks `key` up without a lock. Call inside a read section (crg_read_begin),
  * or holding the table's mutex. On success stores the value in *value (when
@@ -228,11 +225,6 @@ crg_mutex *CRG_NULLABLE crg_table_mutex(crg_table *CRG_NULLABLE t);
 static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
                                               void *CRG_NULLABLE *CRG_NULLABLE value);
 
-/** crg_find() inside a read section of its own: for callers outside one. Only
- * the presence of the key is reliable once it returns, unless the caller owns
- * the values. */
-int crg_get(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
-
 /**
  * Inserts `value` under `key`, or replaces the value already there (retired if
  * the table owns its values). On success *previous (when non-NULL) receives
@@ -242,11 +234,8 @@ int crg_get(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULL
  * copied, and growing allocates a new array; replacing allocates nothing,
  * except in a table that owns its values: the node that retires the old
  * value. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
- * unchanged and *previous untouched. The _locked form expects the caller to
- * hold the table's mutex.
+ * unchanged and *previous untouched. Call holding the table's mutex.
  */
-int crg_put(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
-            void *CRG_NULLABLE *CRG_NULLABLE previous);
 int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
                    void *CRG_NULLABLE *CRG_NULLABLE previous);
 
@@ -255,9 +244,9 @@ int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *C
  * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM
  * (only in a table that owns its values: the node that retires the value) or
  * EBUSY; on an error nothing changed. May shrink the table; if that
- * allocation fails the table simply stays larger.
+ * allocation fails the table simply stays larger. Call holding the table's
+ * mutex.
  */
-int crg_remove(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
 int crg_remove_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
                       void *CRG_NULLABLE *CRG_NULLABLE value);
 
@@ -267,12 +256,9 @@ int crg_remove_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
  * as one. A table without a release function first calls `drop(value,
  * context)` for every value (when `drop` is non-NULL), so the caller can take
  * them back; a table with one ignores `drop`. Returns 0, EINVAL or EBUSY.
+ * Call holding the table's mutex.
  */
-int crg_clear(crg_table *CRG_NULLABLE t, crg_release_fn CRG_NULLABLE drop, void *CRG_NULLABLE context);
 int crg_clear_locked(crg_table *CRG_NULLABLE t, crg_release_fn CRG_NULLABLE drop, void *CRG_NULLABLE context);
-
-/** Stores the number of keys in *count. Returns 0 or EINVAL. */
-int crg_count(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE count);
 
 /** One entry as seen by crg_iterate's visitor. The pointers are valid only during the call. */
 typedef struct crg_entry {
@@ -285,71 +271,14 @@ typedef struct crg_entry {
 
 /**
  * Calls `visit(entry, context)` for every entry, in slot order (that is, in no
- * particular order), holding the table's mutex. A visitor returning non-zero
- * stops the walk, and that value is returned. The visitor may read the table
- * but any mutation returns EBUSY. Returns 0 after a full walk, the visitor's
- * non-zero result, or EINVAL.
+ * particular order). A visitor returning non-zero stops the walk, and that
+ * value is returned. The visitor may read the table but any mutation returns
+ * EBUSY. Returns 0 after a full walk, the visitor's non-zero result, or
+ * EINVAL. Call holding the table's mutex.
  */
-int crg_iterate(crg_table *CRG_NULLABLE t,
-                int (*CRG_NULLABLE visit)(const crg_entry *CRG_NONNULL entry, void *CRG_NULLABLE context),
-                void *CRG_NULLABLE context);
 int crg_iterate_locked(crg_table *CRG_NULLABLE t,
                        int (*CRG_NULLABLE visit)(const crg_entry *CRG_NONNULL entry, void *CRG_NULLABLE context),
                        void *CRG_NULLABLE context);
-
-/** Shape of a table, for tests and benchmarks. */
-typedef struct crg_stats {
-    size_t count;          /* keys stored */
-    size_t capacity;       /* slots */
-    size_t max_distance;   /* longest distance of an entry from its home slot */
-    size_t total_distance; /* sum of those distances: mean probe length = 1 + total/count */
-} crg_stats;
-
-/** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
-int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
-
-/**
- * What crg_check_invariants found broken: the first violation, in this order
- * for the whole table and then slot by slot. The values lie above every
- * errno value, so they never read as one.
- */
-typedef enum crg_invariant {
-    /** The sequence number is odd outside a write. */
-    CRG_BROKEN_SEQUENCE = 0x100,
-    /** The slot array: its capacity is not a power of two, its meta pointer
-     * is not where its layout puts it, it is below the table's minimum
-     * capacity, or it is the shared empty array while the table counts keys. */
-    CRG_BROKEN_ARRAY,
-    /** An empty slot (meta word 0) whose hash, type, name or value is not 0. */
-    CRG_BROKEN_EMPTY_SLOT,
-    /** An occupied slot without a value, or an unnamed entry whose stored
-     * hash is not its type's. */
-    CRG_BROKEN_ENTRY,
-    /** A meta word that is not the entry's: its tag (7 hash bits and whether
-     * the key has a name) or its distance from home (+ 1, saturating). */
-    CRG_BROKEN_META,
-    /** Robin Hood order: an entry away from home right after an empty slot,
-     * or more than one slot further from home than the entry before it. */
-    CRG_BROKEN_ORDER,
-    /** A lookup of an entry's key (from its stored hash) does not end at
-     * that entry: the key is in the table twice, or the probe cannot reach it. */
-    CRG_BROKEN_PROBE,
-    /** The count differs from the number of occupied slots. */
-    CRG_BROKEN_COUNT,
-    /** The count is above the load bound: 3/4 of the capacity (7 of the
-     * smallest array's 8). */
-    CRG_BROKEN_LOAD
-} crg_invariant;
-
-/**
- * Checks every invariant of the table's layout (crg_table_inline.h) against
- * its current array, holding the mutex: see crg_invariant. For tests and the
- * fuzzer, after each operation; O(capacity) plus a probe per key, and no
- * lookup or write calls it. Returns 0 when they all hold, EINVAL for a NULL
- * table, or the crg_invariant found broken; *slot (when non-NULL) receives
- * the slot where it was found, or SIZE_MAX for the whole table (and for 0).
- */
-int crg_check_invariants(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE slot);
 
 CRG_EXTERN_C_END
 

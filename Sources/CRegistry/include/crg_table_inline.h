@@ -194,18 +194,11 @@ static inline CRG_ALWAYS_INLINE uint64_t crg_internal_key_hash_inline(crg_key *C
     return key->hash;
 }
 
-/* Out of line: the key's hash (the same, for callers outside the header); a
- * probe under the mutex for a reader that keeps meeting writers; the end of
- * a probe past the saturated distance. */
-uint64_t crg_internal_key_hash(crg_key *CRG_NONNULL key);
+/* Out of line: a probe under the mutex for a reader that keeps meeting
+ * writers; the end of a probe past the saturated distance. */
 int crg_internal_find_locked(crg_table *CRG_NONNULL t, crg_key *CRG_NONNULL key, void *CRG_NULLABLE *CRG_NULLABLE value);
 ptrdiff_t crg_internal_probe_far(crg_slots *CRG_NONNULL s, const crg_key *CRG_NONNULL key, uint64_t hash, size_t index,
                                  size_t distance);
-
-/* For tests: 0 when the inline hashes above equal XXH3_64bits_withSeed for
- * these inputs under `seed` (NULL: the process's seed, also checking
- * crg_internal_key_hash); otherwise a bit mask of the mismatches. */
-int crg_internal_hash_check(const uint64_t *CRG_NULLABLE seed, uint64_t type, uint64_t name_hash);
 
 /* ------------------------------------------------------------------------ */
 /* Probing                                                                   */

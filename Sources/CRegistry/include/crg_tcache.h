@@ -156,12 +156,6 @@ void crg_tcache_invalidate(void);
  */
 void crg_mutex_set_versioned(crg_mutex *CRG_NONNULL m);
 
-/** The current version (tests). */
-uint64_t crg_tcache_version(void);
-
-/** Empties the calling thread's cache, whatever the version (tests). */
-void crg_tcache_empty(void);
-
 CRG_EXTERN_C_END
 
 #endif /* CRG_TCACHE_H */

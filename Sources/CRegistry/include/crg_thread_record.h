@@ -146,13 +146,6 @@ static inline void *CRG_NULLABLE crg_thread_object(void) {
  */
 void crg_thread_set_object(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL release);
 
-/**
- * Tests: the calling thread's record (NULL before its first read section)
- * and its size: the block only its thread writes.
- */
-const void *CRG_NULLABLE crg_thread_record_address(void);
-size_t crg_thread_record_size(void);
-
 CRG_EXTERN_C_END
 
 #endif /* CRG_THREAD_RECORD_H */
