@@ -52,23 +52,17 @@ crg_retire_box *crg_retire_box_create(const crg_allocator *a);
 void crg_retire_box_queue(crg_retire_box *box, void *object,
                           crg_release_fn release, void *context);
 
-/* Checks (DESIGN.md, L1 and the table's layout invariants). Debug builds
- * (SwiftPM defines DEBUG) and builds with CRG_INTERNAL_CHECKS stop when a
- * `_locked` call is made without the mutex; builds with CRG_INTERNAL_CHECKS
- * (`RESOLVER_INTERNAL_CHECKS=1` in the environment of a SwiftPM build, as
- * `make asan` and `make ubsan` do) also check a table's layout after every
- * write (`crg_internal_check_after_write`, table.c). A failed check prints
- * what failed and where, and aborts. */
+/* Checks (DESIGN.md, L1): debug builds (SwiftPM defines DEBUG) and builds
+ * with CRG_INTERNAL_CHECKS stop when a `_locked` call is made without the
+ * mutex; CRG_INTERNAL_CHECKS also checks a table's layout after every write
+ * (table.c). A failed check prints what failed and where, and aborts. */
 #if defined(DEBUG) || defined(CRG_INTERNAL_CHECKS)
 #define CRG_CHECKS_LOCKS 1
 #else
 #define CRG_CHECKS_LOCKS 0
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noreturn))
-#endif
-void crg_internal_check_failed(const char *what, const char *function, size_t detail);
+CRG_NORETURN void crg_internal_check_failed(const char *what, const char *function, size_t detail);
 
 /* Stops unless the calling thread holds `mutex` (checked builds only). */
 #define CRG_ASSERT_HELD(mutex)                                                              \

@@ -1,18 +1,11 @@
 /*
  * xxHash, for CRegistry's .c files only: the one place the C core includes
- * xxhash.h. The whole of XXH3 is compiled inline (XXH_INLINE_ALL), so the
- * build needs the header and nothing links libxxhash: an app does not load
- * it when it runs.
- *
- * Where the header is looked for:
- * - the compiler's include path, as on Linux, where the system package puts
- *   it in /usr/include;
- * - on Apple systems only, then Homebrew's two prefixes by absolute path
- *   (/opt/homebrew on Apple silicon, /usr/local on Intel), which neither
- *   SwiftPM nor Apple's compilers search by themselves. Only a header is
- *   read from there, so the same `brew install xxhash` serves macOS, iOS,
- *   tvOS and watchOS targets.
- * Where none has it, the build stops with what to install.
+ * xxhash.h. XXH3 is compiled inline (XXH_INLINE_ALL), so nothing links
+ * libxxhash. The header is looked for on the compiler's include path (Linux
+ * puts it in /usr/include), then, on Apple systems, in Homebrew's two
+ * prefixes by absolute path (/opt/homebrew, /usr/local), which neither
+ * SwiftPM nor Apple's compilers search; where none has it, the build stops
+ * with what to install.
  */
 #ifndef CRG_XXHASH_H
 #define CRG_XXHASH_H

@@ -216,7 +216,9 @@ void crg_condition_destroy(crg_condition *c) {
     }
 }
 
-int crg_condition_wait(crg_condition *c, crg_mutex *m) {
+/* Waits on `c`, `m` held exactly once, until signalled or `deadline` (NULL:
+ * none) passes. */
+static int crg_condition_wait_until(crg_condition *c, crg_mutex *m, const struct timespec *deadline) {
     const void *self = crg_self();
     if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != self || m->depth != 1) {
         return EDEADLK;
@@ -224,16 +226,17 @@ int crg_condition_wait(crg_condition *c, crg_mutex *m) {
     m->depth = 0;
     bool stepped = crg_mutex_releasing(m);
     __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
-    pthread_cond_wait(&c->condition, &m->mutex);
+    int rc = deadline != NULL ? pthread_cond_timedwait(&c->condition, &m->mutex, deadline)
+                              : pthread_cond_wait(&c->condition, &m->mutex);
     crg_mutex_acquired(m, self, stepped);
-    return 0;
+    return rc == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+int crg_condition_wait(crg_condition *c, crg_mutex *m) {
+    return crg_condition_wait_until(c, m, NULL);
 }
 
 int crg_condition_wait_for(crg_condition *c, crg_mutex *m, uint64_t timeout_ns) {
-    const void *self = crg_self();
-    if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != self || m->depth != 1) {
-        return EDEADLK;
-    }
     /* Against the realtime clock, the one every platform's
      * pthread_cond_timedwait takes. */
     struct timespec deadline;
@@ -241,12 +244,7 @@ int crg_condition_wait_for(crg_condition *c, crg_mutex *m, uint64_t timeout_ns) 
     uint64_t nanoseconds = (uint64_t)deadline.tv_nsec + timeout_ns % 1000000000u;
     deadline.tv_sec += (time_t)(timeout_ns / 1000000000u + nanoseconds / 1000000000u);
     deadline.tv_nsec = (long)(nanoseconds % 1000000000u);
-    m->depth = 0;
-    bool stepped = crg_mutex_releasing(m);
-    __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
-    int rc = pthread_cond_timedwait(&c->condition, &m->mutex, &deadline);
-    crg_mutex_acquired(m, self, stepped);
-    return rc == ETIMEDOUT ? ETIMEDOUT : 0;
+    return crg_condition_wait_until(c, m, &deadline);
 }
 
 void crg_condition_broadcast(crg_condition *c) {

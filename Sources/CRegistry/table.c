@@ -1,15 +1,11 @@
 /*
- * The table and containers. See include/crg_table.h for the contract and
- * invariants, and crg_table_inline.h for the layout of a slot array; comments
- * here explain how the code keeps them.
+ * The table. See include/crg_table.h for the contract and
+ * crg_table_inline.h for the layout of a slot array.
  *
- * Every element of a live slot array (meta words, entries, names, hashes) is
- * written by writers (holding the table's mutex) and read by readers (holding
- * nothing) through __atomic builtins: meta words, hashes and types relaxed,
- * name and value pointers release/acquire, so a reader that sees a pointer
- * also sees what it points to. Writers move slots only inside a sequence
- * write section; readers check the sequence number around each probe and
- * retry if it moved.
+ * Every element of a live slot array is written and read through __atomic
+ * builtins: meta words, hashes and types relaxed, name and value pointers
+ * release/acquire, so a reader that sees a pointer also sees what it points
+ * to.
  */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* O_CLOEXEC, clock_gettime under -std=c11 */
@@ -28,8 +24,6 @@
 #include <sys/random.h>
 #endif
 
-/* The whole of XXH3 is compiled into this file, so hashing a 16-byte key is a
- * few inlined instructions and nothing links against libxxhash. */
 #include "crg_xxhash.h"
 
 #include "crg_private.h"
@@ -50,9 +44,9 @@
 /* Seed and hashing                                                          */
 /* ------------------------------------------------------------------------ */
 
-/* Written once under pthread_once; every table is created after that, and
- * keys reach tables through release/acquire chains, so any thread hashing for
- * a table sees the seed and the constants derived from it. */
+/* Written once under pthread_once, before the first table is created; keys
+ * reach tables through release/acquire chains, so any thread hashing for a
+ * table sees the seed and the constants derived from it. */
 static uint64_t crg_seed;
 static pthread_once_t crg_seed_once = PTHREAD_ONCE_INIT;
 /* Set (release) once crg_seed is: a name hash checks it with one load
@@ -125,19 +119,9 @@ uint64_t crg_name_hash(const void *bytes, size_t len) {
     return XXH3_64bits_withSeed(len ? bytes : empty, len, crg_seed);
 }
 
-/* The stored hash of a key, kept in the key: XXH3 over the type alone for a
- * key with no name, over (type, name hash) for a named key, under different
- * seeds, so the two kinds differ even when a name's hash happens to be 0. 0
- * means a key not hashed yet, so it is remapped. Computed by the header's
- * inline XXH3 (crg_internal_hash_key); crg_internal_hash_check proves it
- * equal to the library's XXH3_64bits_withSeed. */
 uint64_t crg_internal_key_hash(crg_key *key) {
     key->hash = crg_internal_hash_key(&crg_internal_hash_keys, key);
     return key->hash;
-}
-
-static inline uint64_t crg_key_hash(crg_key *key) {
-    return crg_internal_key_hash_inline(key);
 }
 
 int crg_internal_hash_check(const uint64_t *seed, uint64_t type, uint64_t name_hash) {
@@ -205,19 +189,15 @@ static struct {
     uint16_t meta[1];
 } crg_empty = { .header = { .mask = 0, .meta = crg_empty.meta, .is_static = true } };
 _Static_assert(offsetof(__typeof__(crg_empty), entries) == sizeof(crg_slots), "entries follow the header");
-_Static_assert(offsetof(__typeof__(crg_empty), names) == sizeof(crg_slots) + sizeof(crg_slot), "then names");
-_Static_assert(offsetof(__typeof__(crg_empty), hashes) == sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *),
-               "then hashes");
 _Static_assert(offsetof(__typeof__(crg_empty), meta) ==
                    sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t),
-               "then meta");
+               "then names, hashes and meta");
 
 enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
 
-/* At most 3/4 of the slots are used (as in Swift's Dictionary): probes stay
- * short enough that most end at or next to home, with few branches to
- * mispredict. The smallest array is the exception: its 8 slots, one or two
- * cache lines of meta and entries, hold 7 keys, the default capacity. */
+/* At most 3/4 of the slots are used (as in Swift's Dictionary), so most
+ * probes end at or next to home; the smallest array's 8 slots hold 7 keys,
+ * the default capacity. */
 static inline size_t crg_max_load(size_t capacity) {
     return capacity <= CRG_MIN_CAPACITY ? capacity - capacity / 8 : capacity - capacity / 4;
 }
@@ -243,14 +223,10 @@ static size_t crg_capacity_for(size_t keys) {
     return capacity;
 }
 
-/* A zeroed array of `capacity` slots: the header, then entries (starting on a
- * cache line), names and hashes (multiples of 64 bytes for capacity >= 8, so
- * each starts on a line too) and meta. The allocation runs to the end of
- * meta's last line, and the header's line with the mask and the meta pointer
- * lies inside it too, so no line a probe reads is shared with another
- * allocation: a neighbour written all the time (say, the reference count of
- * the very object a value here points to) would otherwise make every probe
- * miss while other threads write it. */
+/* A zeroed array of `capacity` slots, each of its arrays starting on a cache
+ * line. The allocation covers every line a probe reads (the header's last
+ * line, with the mask and the meta pointer, to meta's last line), so no
+ * other allocation's writes (say, a reference count) share them. */
 _Static_assert(sizeof(crg_slots) - offsetof(crg_slots, mask) <= CRG_ALIGN,
                "mask and meta pointer lie in the header's last line, which is inside the allocation");
 static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
@@ -361,7 +337,7 @@ int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
     crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
+    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_internal_key_hash_inline(key), key);
     if (index >= 0 && value != NULL) {
         *value = ENTRIES(s)[index].value;
     }
@@ -637,7 +613,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     if (CRG_UNLIKELY(t->busy)) {
         return EBUSY;
     }
-    const uint64_t hash = crg_key_hash(key);
+    const uint64_t hash = crg_internal_key_hash_inline(key);
     crg_slots *s = t->head.slots;
     ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
     if (index >= 0) {
@@ -711,7 +687,7 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
         return EBUSY;
     }
     crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
+    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_internal_key_hash_inline(key), key);
     if (index < 0) {
         return ENOENT;
     }

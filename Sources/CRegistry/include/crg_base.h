@@ -16,25 +16,18 @@
 #define CRG_NONNULL
 #endif
 
-/* For the few functions every lookup runs: inlined even where the compiler's
- * size heuristic would not (Swift callers included). */
+/* CRG_ALWAYS_INLINE: for the few functions every lookup runs, inlined even
+ * where the compiler's size heuristic would not (Swift callers included).
+ * CRG_NORETURN: a function that does not return (Swift imports it as
+ * returning Never). CRG_LIKELY/CRG_UNLIKELY: branch hints. */
 #if defined(__GNUC__) || defined(__clang__)
 #define CRG_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define CRG_ALWAYS_INLINE
-#endif
-
-/* A function that does not return (Swift imports it as returning Never). */
-#if defined(__GNUC__) || defined(__clang__)
 #define CRG_NORETURN __attribute__((noreturn))
-#else
-#define CRG_NORETURN
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
 #define CRG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CRG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
+#define CRG_ALWAYS_INLINE
+#define CRG_NORETURN
 #define CRG_LIKELY(x) (x)
 #define CRG_UNLIKELY(x) (x)
 #endif

@@ -14,35 +14,12 @@
  *   if (crg_find(table, &key, &value) == 0) use(value);   // valid until crg_read_end()
  *   crg_read_end();
  *
- * ---------------------------------------------------------------------------
- * How it works (see DESIGN.md at the repository root for the argument)
- * ---------------------------------------------------------------------------
- * - A global epoch counter. Every thread that reads has a record
- *   (crg_thread_record.h) whose first line holds (epoch << 1) | 1 while it
- *   is in a read section and 0 outside. Sections nest; only the outermost
- *   one touches that word.
- * - Entering stores the record (release) and issues a sequentially consistent
- *   fence; leaving stores 0 (release). Nothing shared is written.
- * - crg_retire_embedded() issues a sequentially consistent fence, tags the
- *   object's node with the current epoch e and queues it (crg_retire() does
- *   the same with a node it allocates). The epoch advances from E to E + 1 only
- *   when every record in a section shows E; an object tagged e is released
- *   once the epoch reaches e + 2.
- * - crg_collect() advances the epoch and runs the releases that are due, with
- *   no lock held: in retirement order within one call, while calls on other
- *   threads may run theirs at the same time (nothing waits for another
- *   thread's releases, which may be arbitrary deinits). Writers collect after
- *   they unlock: with no other thread in a section, an object is released
- *   before the write that retired it returns. A thread leaving its outermost
- *   section collects when anything is queued and the epoch or the count of
- *   retirements has moved since it last tried, if the epoch mutex is free:
- *   so a section that stays open (a long one) costs the others two
- *   loads per section, not the mutex. Whoever blocked an advance tries when
- *   it leaves (the epoch has moved since its own last try), so what is
- *   queued is released while threads keep reading.
- * - Records are never freed. A thread that exits (pthread key destructor)
- *   leaves any open section, releases its object and marks its record
- *   free for the next thread.
+ * A global epoch advances from E to E + 1 only when every thread in a read
+ * section entered it at E; an object retired at epoch e is released once the
+ * epoch reaches e + 2 (DESIGN.md, "Memory reclamation": the argument, and
+ * when threads leaving their sections collect). Entering and leaving write
+ * only the thread's record (crg_thread_record.h). A thread that exits leaves
+ * any section it is in.
  *
  * A read section may last as long as the caller likes, but while it is open
  * nothing retired after it began is released.

@@ -1,86 +1,43 @@
 /*
- * The table: an open-addressed hash table keyed by (type identity, name), that
- * readers search without a lock while writers change it under a crg_mutex.
+ * The table: an open-addressed hash table from a key, a 64-bit type identity
+ * (the bit pattern of a Swift ObjectIdentifier) and an optional name (bytes),
+ * to an opaque, non-NULL pointer, which readers search without a lock while
+ * writers change it under a crg_mutex. The table never looks inside values.
+ * A table made with a `release` function owns its values: one that leaves
+ * the table (replaced, removed, cleared, or left in it when the table is
+ * destroyed) is retired (crg_retire) and released once readers are done.
  *
- * It maps a key made of a 64-bit type identity (the bit pattern of a Swift
- * ObjectIdentifier) and an optional name (bytes) to an opaque, non-NULL
- * pointer. The table never looks inside values. A table made with a `release`
- * function owns its values: one that leaves the table (replaced, removed,
- * cleared, or left in it when the table is destroyed) is retired (crg_retire)
- * and released after readers are done with it.
+ * Keys. Two keys are equal when their types are equal and either both have
+ * no name or both have names with the same bytes: "no name", the empty name
+ * "" and the one-byte name "\0" are three keys. The table keeps its own copy
+ * of every name it stores. Hashing is XXH3-64 (xxHash), seeded once per
+ * process from the operating system's random source, so crafted names cannot
+ * force collisions that repeat from run to run. A name's bytes are hashed
+ * once, by crg_name_hash(), and the caller keeps that hash in the key; the
+ * key's own hash is computed inline by the first table call that needs it
+ * and kept in the key, so a lookup that probes two tables hashes once.
  *
- * ---------------------------------------------------------------------------
- * Keys
- * ---------------------------------------------------------------------------
- * Two keys are equal when their types are equal and either both have no name
- * or both have names with the same bytes. "No name", the empty name "" and the
- * one-byte name "\0" are three different keys. The table keeps its own copy of
- * every name it stores.
+ * Layout (crg_table_inline.h; DESIGN.md, "The table"): linear probing in
+ * Robin Hood order, backward-shift deletion, at most 3/4 of the slots in use
+ * (7 of the smallest array's 8). An insert that would exceed that moves
+ * every entry into a new array of four times the capacity below 1,024 slots,
+ * twice above; a removal that leaves count < capacity / 8 halves the
+ * capacity towards max(minimum, 2 * count) if memory allows. A new or cleared table uses a
+ * shared, static, empty array: it allocates nothing until its first insert.
  *
- * Hashing is XXH3-64 (xxHash), seeded once per process from the operating
- * system's random source, so crafted names cannot force collisions that repeat
- * from run to run. A name's bytes are hashed once, by crg_name_hash(), and the
- * caller keeps that hash in the key; the key's own hash (XXH3 of the type, or
- * of type and name hash) is computed inline by the first table call that
- * needs it (bit-identical to XXH3_64bits_withSeed, with the seed's constants
- * precomputed) and kept in the key, so a resolve that probes a container and
- * then a scope hashes once.
+ * Concurrency (crg_epoch.h, DESIGN.md R1-R3): writers hold the table's mutex
+ * (the _locked calls) and move slots inside a sequence write section (the
+ * table's sequence number is odd meanwhile). Readers call crg_find inside a
+ * read section, or holding the mutex, and retry a probe the sequence number
+ * does not validate. Nothing a reader may be looking at is freed in place:
+ * replaced arrays, removed names and values that left the table are retired.
  *
- * ---------------------------------------------------------------------------
- * Layout and invariants
- * ---------------------------------------------------------------------------
- * - A slot array is four parallel arrays whose length, the capacity, is a
- *   power of two (crg_table_inline.h): 16-bit meta words (32 per cache line),
- *   16-byte entries (type, value), name pointers and full hashes. A meta word
- *   is 0 for an empty slot, else 7 bits of the key's hash, whether it has a
- *   name, and its distance from home + 1 (saturating at 255). A probe reads
- *   meta words; only a word equal to what the key would store at that
- *   distance (1 wrong match in 128) leads to an entry. So a miss reads only
- *   meta, and a hit meta and one entry (a named hit also its name pointer
- *   and name). Full hashes are read only by writers and by the rare probe
- *   that goes 254 or more slots from home.
- * - Probing is linear from a key's home slot (hash & (capacity - 1)), with
- *   Robin Hood ordering: an insert takes the place of the first entry that is
- *   closer to its own home than the new key is to its home, and pushes that
- *   entry on. So a lookup stops at the first empty slot or at the first entry
- *   closer to home than the probe distance: misses stay short at high load.
- * - count <= capacity * 3/4 (Swift's Dictionary's bound too), so most keys
- *   sit at or next to home; the smallest array, 8 slots, holds 7 keys. An
- *   insert that would exceed it first moves every entry into an array of
- *   four times the capacity below 1,024 slots (a container's tables fill
- *   from a few entries to a few hundred while an app starts: two moves
- *   fewer), twice above. A removal that leaves
- *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
- *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
- * - A new or cleared table uses a shared, static, empty array: it allocates
- *   nothing until its first insert.
- *
- * ---------------------------------------------------------------------------
- * Concurrency (see crg_epoch.h and DESIGN.md)
- * ---------------------------------------------------------------------------
- * - Writers (crg_put, crg_remove, crg_clear and their _locked forms) hold the
- *   table's mutex. A change to the slots happens inside a sequence write
- *   section: the table's sequence number is odd while slots move, even
- *   otherwise, and every element of the four arrays is written and read
- *   atomically.
- * - Readers call crg_find() inside a read section, or holding the mutex. It
- *   takes no lock: it reads the sequence number, probes, and accepts the
- *   result only if the number was even and unchanged; otherwise it probes
- *   again (after 16 failures it takes the mutex for one probe: a writer is
- *   active). A value it returns is valid until the caller's read section ends
- *   (or the caller unlocks), even if a writer replaces it meanwhile.
- * - Nothing a reader may be looking at is freed in place: replaced arrays,
- *   removed names and values that left the table are retired.
- *
- * ---------------------------------------------------------------------------
- * Errors
- * ---------------------------------------------------------------------------
- * Functions that can fail return 0 on success or an errno value:
+ * Errors. Functions that can fail return 0 on success or an errno value:
  *   EINVAL  a NULL table or key, a NULL name with a positive length, a NULL
  *           value, or options that make no sense;
- *   ENOENT  the key is not in the table (crg_find, crg_get, crg_remove);
+ *   ENOENT  the key is not in the table;
  *   ENOMEM  an allocation failed; the table is exactly as it was before;
- *   EBUSY   a mutation was attempted from inside crg_iterate's visitor.
+ *   EBUSY   a mutation was attempted from inside crg_iterate_locked's visitor.
  * Nothing in this file aborts or prints.
  */
 #ifndef CRG_TABLE_H

@@ -1,13 +1,9 @@
 /*
- * Private: the table's layout and its inline lookup (crg_find; the
- * container's, crg_container_find, is in crg_container.h), so that a resolve
- * probes without a function call.
- * Include crg_table.h, not this file; nothing here is API.
- *
- * The concurrency rules are crg_table.h's: writers change slots inside a
- * sequence write section, with every slot field written atomically; readers
- * read them atomically, check the sequence number around the probe, and
- * retry if it moved (after CRG_INTERNAL_READ_ATTEMPTS, they take the mutex).
+ * Private: the table's layout and its inline lookup, crg_find, so that a
+ * lookup probes without a function call. Include crg_table.h, not this file.
+ * Every slot field is written and read atomically (crg_table.h, Concurrency);
+ * a reader that keeps meeting writers takes the mutex after
+ * CRG_INTERNAL_READ_ATTEMPTS probes.
  */
 #ifndef CRG_TABLE_INLINE_H
 #define CRG_TABLE_INLINE_H
@@ -31,34 +27,26 @@ static inline const uint8_t *CRG_NONNULL crg_internal_name_bytes(const crg_name 
 }
 
 /*
- * A slot array. Four arrays of `capacity` elements in one allocation, after
- * this header, so that what a probe reads first is small and dense:
+ * A slot array: four arrays of `capacity` (a power of two) elements after
+ * this header, in one allocation, in this order (entries start right after
+ * the header, on a cache line):
  *
- * - meta:    one 16-bit word per slot, 32 per cache line: 0 for an empty slot,
- *            otherwise (min(distance + 1, 255) << 8) | tag, where distance is
- *            how far the entry sits from its home slot and tag is
- *            crg_internal_tag(hash, named): 7 bits of the key hash and
- *            whether the key has a name. A probe compares one word per slot:
- *            equal to what the key would store at this distance is a
- *            candidate; a word below (distance + 1) << 8 (empty, or an entry
- *            closer to its home) ends the probe (Robin Hood). A miss reads
- *            only meta (1 wrong candidate in 128 reads an entry).
- * - entries: type and value, 16 bytes, four per cache line: a hit of an
- *            unnamed key reads meta and one entry.
- * - names:   the owned name of a named entry (NULL for no name); read only
- *            for a named candidate.
- * - hashes:  the full key hashes; read by writers (moving entries) and by the
- *            rare probe that goes 254 or more slots from home (distance
- *            saturates in meta), never by an ordinary lookup.
+ * - entries: type and value, 16 bytes, four per cache line;
+ * - names:   the owned name of a named entry (NULL for no name), read only
+ *            for a named candidate;
+ * - hashes:  the full key hashes, read by writers and by the rare probe that
+ *            goes 254 or more slots from home, never by an ordinary lookup;
+ * - meta:    one 16-bit word per slot, 32 per cache line: 0 for an empty
+ *            slot, otherwise (min(distance + 1, 255) << 8) | tag, distance
+ *            being how far the entry sits from its home slot and tag
+ *            crg_internal_tag(hash, named). A probe reads meta only, and an
+ *            entry (a name too, if named) only where the word is what the key
+ *            would store at that distance (1 wrong candidate in 128).
  *
- * The arrays follow the header in that order (entries start right after it,
- * on a cache line); the header also points to meta, so that a probe loads
- * that pointer beside the mask instead of computing it.
- *
- * Retired as a unit: alone when the table moved to another array, or with its
- * contents (names, and values when the table owns them) when it was cleared
- * or destroyed. The header never changes once the array is published; the
- * elements are read and written atomically.
+ * An empty slot is zero in all four. The header (which also points to meta)
+ * never changes once the array is published. Retired as a unit: alone when
+ * the table moved to another array, with its names and values when it was
+ * cleared or destroyed.
  */
 typedef struct crg_slot {
     uint64_t type;
@@ -129,9 +117,7 @@ typedef struct crg_hash_keys {
     uint64_t named_flip_hi;  /*                      (secret[40..48) ^ secret[48..56)) - (S + 1) */
 } crg_hash_keys;
 
-/* Written once, before the first table exists (crg_create chooses the seed);
- * keys reach tables through release/acquire chains, so every thread that
- * hashes for a table sees it. */
+/* Written once, before the first table exists (table.c, crg_seed_init). */
 extern crg_hash_keys crg_internal_hash_keys;
 
 static inline CRG_ALWAYS_INLINE uint64_t crg_internal_le64(uint64_t word) {
@@ -283,8 +269,7 @@ static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(
     const uint16_t *meta = s->meta;
     size_t index = (size_t)hash & mask;
     /* No prefetch of the entry or name at home: a miss never needs them, and
-     * measured side by side, fetching them early while meta loads cost misses
-     * (up to 1.7x at 1,000,000 keys) more than it saved hits. */
+     * prefetching them cost misses more than it saved hits. */
     /* At distance d from home the key's meta word would be want, and an
      * entry whose word is below limit, (d + 1) << 8, is closer to its home
      * than that (or the slot is empty): the key is not in the table. Both

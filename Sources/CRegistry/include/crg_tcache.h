@@ -42,10 +42,9 @@ typedef struct crg_tcache_version_line {
 extern crg_tcache_version_line crg_internal_tcache_line;
 
 /**
- * The set of a key, 0 ..< CRG_TCACHE_SETS (exposed for the tests, which make
- * keys that share a set). The container and type are addresses (their low
- * bits are alignment), the name hash is already a hash: the three are mixed
- * by one multiplication (Fibonacci hashing) and the set is the top bits.
+ * The set of a key, 0 ..< CRG_TCACHE_SETS: the top bits of one
+ * multiplication (Fibonacci hashing) of the container, the type (addresses,
+ * their low bits alignment) and the name hash.
  */
 static inline CRG_ALWAYS_INLINE unsigned crg_tcache_set_index(const void *CRG_NULLABLE container, uint64_t type,
                                                               uint64_t name_hash) {
@@ -80,10 +79,8 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
     cache->probe_version = version;
     unsigned set = crg_tcache_set_index(container, type, name_hash);
     /* One entry pointer, moved to way 1 on a miss in way 0: a hit in way 0
-     * costs what one direct-mapped probe does. (The empty asm keeps the
-     * compiler from merging the two ways' loads of `value` into one indexed
-     * load whose offset it must first select: two more instructions on
-     * every hit.) */
+     * costs one direct-mapped probe. (The empty asm keeps the compiler from
+     * merging the two ways' loads of `value` into one indexed load.) */
     crg_tcache_entry *entry = &cache->ways[0][set];
     if (CRG_UNLIKELY(!crg_tcache_entry_holds(entry, container, type, name, name_hash, version))) {
         entry = &cache->ways[1][set];
@@ -140,19 +137,20 @@ static inline CRG_ALWAYS_INLINE uint64_t crg_tcache_version_load(void) {
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
 }
 
-/** Whether the version word is still `version`, after the loads made before this call (an acquire fence orders them first). */
+/** Whether the version word is still `version` after the loads made before
+ * this call (an acquire fence orders them first). */
 static inline CRG_ALWAYS_INLINE bool crg_tcache_version_unchanged(uint64_t version) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_RELAXED) == version;
 }
 
-/** Marks a change made without the versioned mutex: every thread's cache is emptied on its next probe. */
+/** Marks a change made without the versioned mutex: every thread's cache
+ * misses on its next probe. */
 void crg_tcache_invalidate(void);
 
 /**
- * Makes `m` the mutex whose critical sections make the version odd (see
- * above). Call once, before the cache is used; a later call replaces the
- * earlier one.
+ * Marks `m` as a mutex whose critical sections step the version (see above).
+ * Call before the cache is used.
  */
 void crg_mutex_set_versioned(crg_mutex *CRG_NONNULL m);
 
