@@ -28,12 +28,7 @@
 
 #include "crg_private.h"
 
-/* Shorter names for the layout helpers of crg_table_inline.h. */
 #define crg_distance crg_internal_distance
-#define ENTRIES(s) crg_internal_entries(s)
-#define NAMES(s) crg_internal_names((s), (s)->mask)
-#define HASHES(s) crg_internal_hashes((s), (s)->mask)
-#define META(s) ((s)->meta)
 
 #define LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -294,18 +289,35 @@ static void crg_release_name(crg_retire_node *node) {
     crg_name_free(&CRG_CONTAINER_OF(node, crg_name_block, node)->name);
 }
 
+/* A slot array's four arrays (crg_table_inline.h), found once per
+ * operation: a hash stored through one could be the header's mask as far as
+ * the compiler knows, so it would work every address out again after each
+ * store. */
+typedef struct crg_arrays {
+    size_t mask;
+    uint16_t *meta;
+    crg_slot *entries;
+    crg_name **names;
+    uint64_t *hashes;
+} crg_arrays;
+
+static inline crg_arrays crg_arrays_of(crg_slots *s) {
+    const crg_arrays a = { s->mask, s->meta, crg_internal_entries(s), crg_internal_names(s, s->mask),
+                           crg_internal_hashes(s, s->mask) };
+    return a;
+}
+
 /* Releases a retired array: its contents first, if it took them along. */
 static void crg_release_slots(crg_retire_node *node) {
     crg_slots *s = CRG_CONTAINER_OF(node, crg_slots, retire);
-    if (s->owns_contents) {
-        for (size_t i = 0; i <= s->mask; i++) {
-            if (META(s)[i] != 0) {
-                if (NAMES(s)[i] != NULL) {
-                    crg_name_free(NAMES(s)[i]);
-                }
-                if (s->release != NULL) {
-                    s->release(ENTRIES(s)[i].value, s->release_context);
-                }
+    const crg_arrays a = crg_arrays_of(s);
+    for (size_t i = 0; s->owns_contents && i <= a.mask; i++) {
+        if (a.meta[i] != 0) {
+            if (a.names[i] != NULL) {
+                crg_name_free(a.names[i]);
+            }
+            if (s->release != NULL) {
+                s->release(a.entries[i].value, s->release_context);
             }
         }
     }
@@ -336,13 +348,13 @@ static void crg_retire_name(crg_name *name) {
 int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_internal_key_hash_inline(key), key);
-    if (index >= 0 && value != NULL) {
-        *value = ENTRIES(s)[index].value;
+    crg_slot *entry = crg_internal_probe_entry(t->head.slots, crg_internal_probe_key(key),
+                                               crg_internal_key_hash_inline(key), key);
+    if (entry != NULL && value != NULL) {
+        *value = entry->value;
     }
     crg_mutex_unlock(t->mutex);
-    return index >= 0 ? 0 : ENOENT;
+    return entry != NULL ? 0 : ENOENT;
 }
 
 /* A probe that has gone CRG_INTERNAL_FAR - 1 or more slots from home (only runs
@@ -356,7 +368,7 @@ ptrdiff_t crg_internal_probe_far(crg_slots *s, const crg_key *key, uint64_t hash
         if (word == 0) {
             return -1;
         }
-        const uint64_t stored = LOAD_RELAXED(&HASHES(s)[index]);
+        const uint64_t stored = LOAD_RELAXED(&crg_internal_hashes(s, mask)[index]);
         const size_t resident = (word >> 8) < CRG_INTERNAL_FAR ? (size_t)(word >> 8) - 1
                                                                : crg_distance(index, stored, mask);
         if (resident < distance) {
@@ -404,53 +416,83 @@ typedef struct crg_record {
 
 /* Stores an entry at `index`, `distance` slots from its home. Atomic stores:
  * the array may be live (inside a write section). */
-static inline void crg_record_store(crg_slots *s, size_t index, const crg_record *entry, size_t distance) {
-    STORE_RELAXED(&HASHES(s)[index], entry->hash);
-    STORE_RELAXED(&ENTRIES(s)[index].type, entry->type);
-    STORE_RELEASE(&NAMES(s)[index], entry->name);
-    STORE_RELEASE(&ENTRIES(s)[index].value, entry->value);
-    STORE_RELAXED(&META(s)[index], crg_internal_meta(crg_internal_tag(entry->hash, entry->name != NULL), distance));
+static inline void crg_record_store(const crg_arrays *a, size_t index, const crg_record *entry, size_t distance) {
+    STORE_RELAXED(&a->hashes[index], entry->hash);
+    STORE_RELAXED(&a->entries[index].type, entry->type);
+    STORE_RELEASE(&a->names[index], entry->name);
+    STORE_RELEASE(&a->entries[index].value, entry->value);
+    STORE_RELAXED(&a->meta[index], crg_internal_meta(crg_internal_tag(entry->hash, entry->name != NULL), distance));
 }
 
-static inline void crg_record_erase(crg_slots *s, size_t index) {
-    STORE_RELAXED(&META(s)[index], (uint16_t)0);
-    STORE_RELAXED(&HASHES(s)[index], (uint64_t)0);
-    STORE_RELAXED(&ENTRIES(s)[index].type, (uint64_t)0);
-    STORE_RELEASE(&NAMES(s)[index], (crg_name *)NULL);
-    STORE_RELEASE(&ENTRIES(s)[index].value, (void *)NULL);
+static inline void crg_record_erase(const crg_arrays *a, size_t index) {
+    STORE_RELAXED(&a->meta[index], (uint16_t)0);
+    STORE_RELAXED(&a->hashes[index], (uint64_t)0);
+    STORE_RELAXED(&a->entries[index].type, (uint64_t)0);
+    STORE_RELEASE(&a->names[index], (crg_name *)NULL);
+    STORE_RELEASE(&a->entries[index].value, (void *)NULL);
 }
 
 /* Writers read what only they write: no ordering needed. */
-static inline crg_record crg_record_load(crg_slots *s, size_t index) {
-    crg_record entry = { LOAD_RELAXED(&HASHES(s)[index]), LOAD_RELAXED(&ENTRIES(s)[index].type),
-                         LOAD_RELAXED(&NAMES(s)[index]), LOAD_RELAXED(&ENTRIES(s)[index].value) };
+static inline crg_record crg_record_load(const crg_arrays *a, size_t index) {
+    crg_record entry = { LOAD_RELAXED(&a->hashes[index]), LOAD_RELAXED(&a->entries[index].type),
+                         LOAD_RELAXED(&a->names[index]), LOAD_RELAXED(&a->entries[index].value) };
     return entry;
 }
 
-static inline bool crg_occupied(crg_slots *s, size_t index) {
-    return LOAD_RELAXED(&META(s)[index]) != 0;
+static inline bool crg_occupied(const crg_arrays *a, size_t index) {
+    return LOAD_RELAXED(&a->meta[index]) != 0;
 }
 
-/* Places an entry known to be absent into an array with a free slot, Robin
- * Hood style. */
-static void crg_place(crg_slots *s, crg_record entry) {
-    const size_t mask = s->mask;
-    size_t index = (size_t)entry.hash & mask;
-    size_t distance = 0;
+/* Where `key` is in `s`, or where it would go: the walk from its home stops
+ * at the key's slot (found), or at the first slot that is empty or holds an
+ * entry closer to its own home than the key would be there, where Robin Hood
+ * order puts the key. Writers only: the distances are exact, from the
+ * hashes. */
+typedef struct crg_position {
+    size_t index;
+    size_t distance;
+    bool found;
+} crg_position;
+
+static inline CRG_ALWAYS_INLINE crg_position crg_locate(crg_slots *s, const crg_arrays *a, const crg_key *key,
+                                                        uint64_t hash) {
+    const unsigned tag = crg_internal_tag(hash, key->has_name);
+    crg_position at = { (size_t)hash & a->mask, 0, false };
     for (;;) {
-        if (!crg_occupied(s, index)) {
-            crg_record_store(s, index, &entry, distance);
+        const unsigned word = LOAD_RELAXED(&a->meta[at.index]);
+        const uint64_t stored = LOAD_RELAXED(&a->hashes[at.index]);
+        if (word == 0 || crg_distance(at.index, stored, a->mask) < at.distance) {
+            return at;
+        }
+        if (stored == hash && (word & 0xFFu) == tag &&
+            crg_internal_entry_matches(s, a->mask, at.index, crg_internal_probe_key(key), key)) {
+            at.found = true;
+            return at;
+        }
+        at.index = (at.index + 1) & a->mask;
+        at.distance++;
+    }
+}
+
+/* Puts `entry`, a key not in `s`, at `index`, `distance` slots from its home
+ * (where crg_locate stopped, or its home in an array it is moved into), and
+ * pushes the residents it displaces on, Robin Hood style. `s` has a free
+ * slot. */
+static inline void crg_place(const crg_arrays *a, crg_record entry, size_t index, size_t distance) {
+    for (;;) {
+        if (!crg_occupied(a, index)) {
+            crg_record_store(a, index, &entry, distance);
             return;
         }
-        size_t resident_distance = crg_distance(index, LOAD_RELAXED(&HASHES(s)[index]), mask);
+        size_t resident_distance = crg_distance(index, LOAD_RELAXED(&a->hashes[index]), a->mask);
         if (resident_distance < distance) {
             /* Take from the rich: the resident is closer to home than we are. */
-            crg_record resident = crg_record_load(s, index);
-            crg_record_store(s, index, &entry, distance);
+            crg_record resident = crg_record_load(a, index);
+            crg_record_store(a, index, &entry, distance);
             entry = resident;
             distance = resident_distance;
         }
-        index = (index + 1) & mask;
+        index = (index + 1) & a->mask;
         distance++;
     }
 }
@@ -466,34 +508,32 @@ static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
         return ENOMEM;
     }
     crg_slots *old = t->head.slots;
-    for (size_t i = 0; i <= old->mask; i++) {
-        if (crg_occupied(old, i)) {
-            crg_place(fresh, crg_record_load(old, i));
+    const crg_arrays from = crg_arrays_of(old), to = crg_arrays_of(fresh);
+    for (size_t i = 0; i <= from.mask; i++) {
+        if (crg_occupied(&from, i)) {
+            const crg_record entry = crg_record_load(&from, i);
+            crg_place(&to, entry, (size_t)entry.hash & to.mask, 0);
         }
     }
     if (extra != NULL) {
-        crg_place(fresh, *extra);
+        crg_place(&to, *extra, (size_t)extra->hash & to.mask, 0);
     }
     STORE_RELEASE(&t->head.slots, fresh);
     crg_retire_slots(old, false, t);
     return 0;
 }
 
-/* Small arrays grow four times over, larger ones twice: a container's
- * tables fill from a few entries to a few hundred while an app registers and
- * builds, and each growth allocates, clears and refills a whole array. */
-enum { CRG_QUADRUPLE_BELOW = 1024 };
-
 /* Adds `entry` (a key not in the table) through a larger array: the first
  * real one for a table still on the shared empty array, otherwise one of
- * four times the capacity (below CRG_QUADRUPLE_BELOW slots) or twice.
- * ENOMEM (nothing changed) when that cannot be had. */
+ * four times the capacity below 1,024 slots (a container's tables fill from
+ * a few entries to a few hundred while an app starts: two moves fewer), or
+ * twice. ENOMEM (nothing changed) when that cannot be had. */
 static int crg_grow(crg_table *t, const crg_record *entry) {
     const crg_slots *s = t->head.slots;
     size_t target = t->min_capacity;
     if (!s->is_static) {
         const size_t capacity = s->mask + 1;
-        const size_t factor = capacity < CRG_QUADRUPLE_BELOW ? 4 : 2;
+        const size_t factor = capacity < 1024 ? 4 : 2;
         if (capacity > SIZE_MAX / factor || !crg_capacity_fits(capacity * factor)) {
             return ENOMEM;
         }
@@ -615,14 +655,15 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     }
     const uint64_t hash = crg_internal_key_hash_inline(key);
     crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
-    if (index >= 0) {
+    const crg_arrays a = crg_arrays_of(s);
+    const crg_position at = crg_locate(s, &a, key, hash);
+    if (at.found) {
         int rc = 0;
         crg_retire_box *box = crg_value_box_create(t, &rc);
         if (rc != 0) {
             return rc;
         }
-        crg_slot *slot = &ENTRIES(s)[index];
+        crg_slot *slot = &a.entries[at.index];
         void *old = LOAD_RELAXED(&slot->value);
         crg_write_begin(t);
         STORE_RELEASE(&slot->value, value);
@@ -657,7 +698,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         }
     } else {
         crg_write_begin(t);
-        crg_place(s, entry);
+        crg_place(&a, entry, at.index, at.distance);
         crg_write_end(t);
     }
     t->count++;
@@ -678,6 +719,30 @@ int crg_put(crg_table *t, crg_key *key, void *value, void **previous) {
     return rc;
 }
 
+int crg_reserve_locked(crg_table *t, size_t count) {
+    if (t == NULL) {
+        return EINVAL;
+    }
+    CRG_ASSERT_HELD(t->mutex);
+    if (t->busy) {
+        return EBUSY;
+    }
+    /* At most half full (3/4 of the capacity holds 1.5 * count): a table
+     * filled to its load bound probes several slots per insert. */
+    size_t capacity = count <= SIZE_MAX / 2 ? crg_capacity_for(count + count / 2) : 0;
+    if (capacity == 0) {
+        return ENOMEM;
+    }
+    capacity = capacity > t->min_capacity ? capacity : t->min_capacity;
+    const crg_slots *s = t->head.slots;
+    if (count == 0 || (!s->is_static && capacity <= s->mask + 1)) {
+        return 0;
+    }
+    int rc = crg_resize(t, capacity, NULL);
+    crg_internal_check_after_write(t, __func__);
+    return rc;
+}
+
 int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (CRG_UNLIKELY(t == NULL || !crg_key_valid(key))) {
         return EINVAL;
@@ -687,8 +752,9 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
         return EBUSY;
     }
     crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_internal_key_hash_inline(key), key);
-    if (index < 0) {
+    const crg_arrays a = crg_arrays_of(s);
+    const crg_position at = crg_locate(s, &a, key, crg_internal_key_hash_inline(key));
+    if (!at.found) {
         return ENOENT;
     }
     int rc = 0;
@@ -696,26 +762,26 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (rc != 0) {
         return rc;
     }
-    const size_t mask = s->mask;
-    crg_record removed = crg_record_load(s, (size_t)index);
+    const size_t mask = a.mask;
+    crg_record removed = crg_record_load(&a, at.index);
 
     /* Backward-shift: pull the rest of the run one slot towards home. */
     crg_write_begin(t);
-    size_t hole = (size_t)index;
+    size_t hole = at.index;
     for (;;) {
         size_t next = (hole + 1) & mask;
-        if (!crg_occupied(s, next)) {
+        if (!crg_occupied(&a, next)) {
             break;
         }
-        crg_record candidate = crg_record_load(s, next);
+        crg_record candidate = crg_record_load(&a, next);
         size_t distance = crg_distance(next, candidate.hash, mask);
         if (distance == 0) {
             break;
         }
-        crg_record_store(s, hole, &candidate, distance - 1);
+        crg_record_store(&a, hole, &candidate, distance - 1);
         hole = next;
     }
-    crg_record_erase(s, hole);
+    crg_record_erase(&a, hole);
     crg_write_end(t);
     t->count--;
 
@@ -773,10 +839,11 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     }
     crg_slots *s = t->head.slots;
     if (t->release == NULL && drop != NULL) {
+        const crg_arrays a = crg_arrays_of(s);
         t->busy++;
-        for (size_t i = 0; i <= s->mask; i++) {
-            if (crg_occupied(s, i)) {
-                drop(ENTRIES(s)[i].value, context);
+        for (size_t i = 0; i <= a.mask; i++) {
+            if (crg_occupied(&a, i)) {
+                drop(a.entries[i].value, context);
             }
         }
         t->busy--;
@@ -804,19 +871,19 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
     }
     CRG_ASSERT_HELD(t->mutex);
     int rc = 0;
-    crg_slots *s = t->head.slots;
+    const crg_arrays a = crg_arrays_of(t->head.slots);
     t->busy++;
-    for (size_t i = 0; i <= s->mask && rc == 0; i++) {
-        if (!crg_occupied(s, i)) {
+    for (size_t i = 0; i <= a.mask && rc == 0; i++) {
+        if (!crg_occupied(&a, i)) {
             continue;
         }
-        const crg_name *name = NAMES(s)[i];
+        const crg_name *name = a.names[i];
         crg_entry entry = {
-            ENTRIES(s)[i].type,
+            a.entries[i].type,
             name != NULL,
             name != NULL && name->len > 0 ? crg_internal_name_bytes(name) : NULL,
             name != NULL ? name->len : 0,
-            ENTRIES(s)[i].value,
+            a.entries[i].value,
         };
         rc = visit(&entry, context);
     }
@@ -840,10 +907,11 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     }
     crg_mutex_lock(t->mutex);
     crg_slots *s = t->head.slots;
-    crg_stats result = { t->count, s->is_static ? 0 : s->mask + 1, 0, 0 };
-    for (size_t i = 0; i <= s->mask; i++) {
-        if (crg_occupied(s, i)) {
-            size_t distance = crg_distance(i, HASHES(s)[i], s->mask);
+    const crg_arrays a = crg_arrays_of(s);
+    crg_stats result = { t->count, s->is_static ? 0 : a.mask + 1, 0, 0 };
+    for (size_t i = 0; i <= a.mask; i++) {
+        if (crg_occupied(&a, i)) {
+            size_t distance = crg_distance(i, a.hashes[i], a.mask);
             result.total_distance += distance;
             if (distance > result.max_distance) {
                 result.max_distance = distance;
@@ -875,12 +943,11 @@ static int crg_check_locked(const crg_table *t, size_t *where) {
     if (s->is_static ? s != &crg_empty.header || t->count != 0 : capacity < t->min_capacity) {
         return CRG_BROKEN_ARRAY;
     }
-    /* The arrays' bases once: the check runs after every operation of the
-     * model test and the fuzzer, in unoptimized builds too. */
-    const uint16_t *meta = META(s);
-    const crg_slot *entries = ENTRIES(s);
-    crg_name *const *names = NAMES(s);
-    const uint64_t *hashes = HASHES(s);
+    const crg_arrays a = crg_arrays_of(s);
+    const uint16_t *meta = a.meta;
+    const crg_slot *entries = a.entries;
+    crg_name *const *names = a.names;
+    const uint64_t *hashes = a.hashes;
     size_t occupied = 0;
     for (size_t i = 0; i <= mask; i++) {
         const unsigned word = LOAD_RELAXED(&meta[i]);
@@ -913,8 +980,7 @@ static int crg_check_locked(const crg_table *t, size_t *where) {
                 return CRG_BROKEN_ORDER;
             }
         }
-        key.hash = hash;
-        if (crg_internal_probe(s, crg_internal_probe_key(&key), hash, &key) != (ptrdiff_t)i) {
+        if (crg_internal_probe_entry(s, crg_internal_probe_key(&key), hash, &key) != &entries[i]) {
             return CRG_BROKEN_PROBE;
         }
     }

@@ -95,6 +95,14 @@ final class Table: @unchecked Sendable {
         return rc == 0 ? integer(value) : nil
     }
 
+    /// `crg_reserve_locked`, holding the table's mutex.
+    func reserve(_ count: Int) -> Int32 {
+        let mutex = crg_table_mutex(raw)!
+        crg_mutex_lock(mutex)
+        defer { crg_mutex_unlock(mutex) }
+        return crg_reserve_locked(raw, count)
+    }
+
     var count: Int {
         var count = 0
         precondition(crg_count(raw, &count) == 0)

@@ -21,9 +21,10 @@
  * Robin Hood order, backward-shift deletion, at most 3/4 of the slots in use
  * (7 of the smallest array's 8). An insert that would exceed that moves
  * every entry into a new array of four times the capacity below 1,024 slots,
- * twice above; a removal that leaves count < capacity / 8 halves the
- * capacity towards max(minimum, 2 * count) if memory allows. A new or cleared table uses a
- * shared, static, empty array: it allocates nothing until its first insert.
+ * twice above (crg_reserve_locked sizes a table once); a removal that leaves
+ * count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
+ * if memory allows. A new or cleared table uses a shared, static, empty
+ * array: it allocates nothing until its first insert.
  *
  * Concurrency (crg_epoch.h, DESIGN.md R1-R3): writers hold the table's mutex
  * (the _locked calls) and move slots inside a sequence write section (the
@@ -195,6 +196,16 @@ static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key 
  */
 int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
                    void *CRG_NULLABLE *CRG_NULLABLE previous);
+
+/**
+ * Makes room for `count` keys in all, for a batch of inserts: sizes the
+ * array once (moving the entries into a new one, unless the current array
+ * already holds `count` keys at most half full) so that no insert allocates
+ * a slot array until the table holds that many. A removal may still shrink
+ * it. Returns 0, EINVAL, EBUSY or ENOMEM (the array cannot be had; the table
+ * is unchanged). Call holding the table's mutex.
+ */
+int crg_reserve_locked(crg_table *CRG_NULLABLE t, size_t count);
 
 /**
  * Removes `key`. On success its value goes to *value (when non-NULL), with the

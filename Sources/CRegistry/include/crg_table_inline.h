@@ -298,13 +298,6 @@ static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(
     }
 }
 
-/* The same, as an index (or -1): for writers. */
-static inline ptrdiff_t crg_internal_probe(crg_slots *CRG_NONNULL s, crg_probe_key key, uint64_t hash,
-                                           const crg_key *CRG_NONNULL original) {
-    crg_slot *entry = crg_internal_probe_entry(s, key, hash, original);
-    return entry != NULL ? entry - crg_internal_entries(s) : -1;
-}
-
 static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value) {
     if (CRG_UNLIKELY(t == NULL || key == NULL || (key->has_name && key->name == NULL && key->name_len > 0))) {
         return EINVAL;
