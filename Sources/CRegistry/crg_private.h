@@ -1,17 +1,14 @@
 /*
- * CRegistry's private helpers, for its .c files only (not installed, not
- * part of the module). Include it last: it poisons the C library's
- * allocation functions, so that every allocation goes through a
- * crg_allocator (crg_base.h) and the failing-allocator tests reach every
- * path that allocates.
+ * CRegistry's private helpers, for its .c files only. Include it last: it
+ * poisons malloc and free, so that every allocation goes through a
+ * crg_allocator and the failing-allocator tests reach every path.
  */
 #ifndef CRG_PRIVATE_H
 #define CRG_PRIVATE_H
 
 #include "crg_testing.h"
 
-/* malloc and free behind a crg_allocator (allocator.c): where no allocator
- * is given. */
+/* malloc and free behind a crg_allocator (allocator.c). */
 extern const crg_allocator crg_internal_default_allocator;
 
 static inline void *crg_alloc(const crg_allocator *a, size_t size) {
@@ -22,8 +19,7 @@ static inline void crg_free(const crg_allocator *a, void *pointer) {
     a->deallocate(pointer, a->context);
 }
 
-/* `allocator` itself, or the default one when it is NULL; NULL when it lacks
- * a function (the caller's EINVAL). */
+/* `allocator`, or the default one for NULL; NULL when it lacks a function. */
 static inline const crg_allocator *crg_allocator_or_default(const crg_allocator *allocator) {
     if (allocator == NULL) {
         return &crg_internal_default_allocator;
@@ -31,9 +27,8 @@ static inline const crg_allocator *crg_allocator_or_default(const crg_allocator 
     return allocator->allocate != NULL && allocator->deallocate != NULL ? allocator : NULL;
 }
 
-/* `size` bytes starting on a multiple of `align` (a power of two), inside an
- * allocation from `a` whose address goes to *memory (what crg_free takes).
- * NULL when out of memory or when the size does not fit. */
+/* `size` bytes aligned to `align` (a power of two) inside an allocation from
+ * `a`, whose address goes to *memory (for crg_free); NULL when out of memory. */
 void *crg_alloc_aligned(const crg_allocator *a, size_t size, size_t align, void **memory);
 
 /* crg_mutex_create with the mutex's memory from `a` (and given back to it). */
@@ -43,10 +38,9 @@ crg_mutex *crg_internal_mutex_create(const crg_allocator *a);
  * options holds one); crg_mutex_release drops it. NULL is ignored. */
 crg_mutex *crg_mutex_retain(crg_mutex *m);
 
-/* crg_retire in two steps (epoch.c), so that a writer can allocate the node
- * before it changes anything and then retire without a failure path: a box
- * from `a` (NULL when out of memory), then the retirement of `object`
- * through it. The box is given back to `a` before `release` runs. */
+/* crg_retire in two steps (epoch.c): a box from `a` (NULL when out of memory)
+ * made before a change, then the retirement of `object` through it, which
+ * cannot fail. The box goes back to `a` before `release` runs. */
 typedef struct crg_retire_box crg_retire_box;
 crg_retire_box *crg_retire_box_create(const crg_allocator *a);
 void crg_retire_box_queue(crg_retire_box *box, void *object,

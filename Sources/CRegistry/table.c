@@ -1,11 +1,9 @@
 /*
- * The table. See include/crg_table.h for the contract and
- * crg_table_inline.h for the layout of a slot array.
- *
- * Every element of a live slot array is written and read through __atomic
- * builtins: meta words, hashes and types relaxed, name and value pointers
- * release/acquire, so a reader that sees a pointer also sees what it points
- * to.
+ * The table. See include/crg_table.h for the contract and crg_table_inline.h
+ * for the layout. The elements of a live slot array are written and read
+ * through __atomic builtins: meta words, hashes and types relaxed, name and
+ * value pointers release/acquire (a reader that sees a pointer sees what it
+ * points to).
  */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* O_CLOEXEC, clock_gettime under -std=c11 */
@@ -31,21 +29,16 @@
 #define crg_distance crg_internal_distance
 
 #define LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
-/* ------------------------------------------------------------------------ */
-/* Seed and hashing                                                          */
-/* ------------------------------------------------------------------------ */
+/* ---- Seed and hashing --------------------------------------------------- */
 
-/* Written once under pthread_once, before the first table is created; keys
- * reach tables through release/acquire chains, so any thread hashing for a
- * table sees the seed and the constants derived from it. */
+/* Written once under pthread_once, before the first table is created (keys
+ * reach tables through release/acquire chains); crg_seeded is set last, so
+ * a name hash checks the seed with one load. */
 static uint64_t crg_seed;
 static pthread_once_t crg_seed_once = PTHREAD_ONCE_INIT;
-/* Set (release) once crg_seed is: a name hash checks it with one load
- * rather than a pthread_once call. */
 static bool crg_seeded;
 crg_hash_keys crg_internal_hash_keys;
 
@@ -124,40 +117,23 @@ int crg_internal_hash_check(const uint64_t *seed, uint64_t type, uint64_t name_h
     const uint64_t used = seed != NULL ? *seed : crg_seed;
     const crg_hash_keys keys = seed != NULL ? crg_hash_keys_for(*seed) : crg_internal_hash_keys;
     const uint64_t words[2] = { type, name_hash };
-    int mismatches = 0;
-    if (crg_internal_hash_unnamed(&keys, type) != XXH3_64bits_withSeed(&words[0], 8, used)) {
-        mismatches |= 1;
-    }
-    if (crg_internal_hash_named(&keys, type, name_hash) != XXH3_64bits_withSeed(words, 16, used + 1)) {
-        mismatches |= 2;
-    }
-    if (seed == NULL) {
-        crg_key unnamed = crg_key_unnamed(type), named = crg_key_named(type, NULL, 0, name_hash);
-        const uint64_t expected_unnamed = XXH3_64bits_withSeed(&words[0], 8, used);
-        const uint64_t expected_named = XXH3_64bits_withSeed(words, 16, used + 1);
-        if (crg_internal_key_hash(&unnamed) != (expected_unnamed ? expected_unnamed : 1)) {
-            mismatches |= 4;
-        }
-        if (crg_internal_key_hash(&named) != (expected_named ? expected_named : 1)) {
-            mismatches |= 8;
-        }
-    }
-    return mismatches;
+    const uint64_t unnamed = XXH3_64bits_withSeed(&words[0], 8, used), named = XXH3_64bits_withSeed(words, 16, used + 1);
+    crg_key unnamed_key = crg_key_unnamed(type), named_key = crg_key_named(type, NULL, 0, name_hash);
+    /* The stored hashes too (0 remapped to 1), for the process's seed. */
+    const bool stored = seed == NULL;
+    return (crg_internal_hash_unnamed(&keys, type) != unnamed) | (crg_internal_hash_named(&keys, type, name_hash) != named) << 1 |
+           (stored && crg_internal_key_hash(&unnamed_key) != (unnamed ? unnamed : 1)) << 2 |
+           (stored && crg_internal_key_hash(&named_key) != (named ? named : 1)) << 3;
 }
 
 static inline bool crg_key_valid(const crg_key *key) {
     return key != NULL && (!key->has_name || key->name != NULL || key->name_len == 0);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Memory                                                                    */
-/* ------------------------------------------------------------------------ */
+/* ---- Memory ------------------------------------------------------------- */
 
 struct crg_table {
-    /* What readers read, first: the sequence number, odd while a writer moves
-     * slots, and the current array (an atomic pointer). The inline lookup
-     * (crg_table_inline.h) reads the table through this head. */
-    crg_table_head head;
+    crg_table_head head; /* what readers read (crg_find) */
     /* The rest is the writers', under the mutex. */
     size_t count;
     size_t min_capacity;
@@ -170,12 +146,11 @@ struct crg_table {
     void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
 
-/* crg_find reads a crg_table as its head: a pointer to a struct is a pointer
- * to its first member, and these keep it first. */
+/* crg_find reads a crg_table as its head, its first member. */
 _Static_assert(offsetof(struct crg_table, head) == 0, "the head starts the table");
 
 /* The array of a new or cleared table: one empty slot, never written, laid
- * out as crg_slots_create lays out arrays (the checks below hold it to that). */
+ * out as crg_slots_create lays out arrays. */
 static struct {
     crg_slots header;
     crg_slot entries[1];
@@ -241,18 +216,15 @@ static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
     return s;
 }
 
-/* A name as allocated: what only writers use (the node that retires it and
- * the allocator that frees it), then the crg_name readers see (its length),
- * then its bytes. */
+/* A name as allocated: what only writers use, then the crg_name readers
+ * see (its length), then its bytes. */
 typedef struct crg_name_block {
     crg_retire_node node;
     crg_allocator allocator;
     crg_name name;
 } crg_name_block;
 #if UINTPTR_MAX == UINT64_MAX
-/* The writers' part is a multiple of 16 bytes, so the length and a short
- * name's bytes lie in the 16-byte-aligned stretch where the allocation
- * started, as if the name were allocated alone. */
+/* The length and a short name's bytes keep the allocation's 16-byte alignment. */
 _Static_assert(offsetof(crg_name_block, name) % 16 == 0, "the name keeps the allocation's alignment");
 #endif
 
@@ -289,10 +261,8 @@ static void crg_release_name(crg_retire_node *node) {
     crg_name_free(&CRG_CONTAINER_OF(node, crg_name_block, node)->name);
 }
 
-/* A slot array's four arrays (crg_table_inline.h), found once per
- * operation: a hash stored through one could be the header's mask as far as
- * the compiler knows, so it would work every address out again after each
- * store. */
+/* A slot array's four arrays, found once per operation: a hash stored could
+ * be the header's mask, as far as the compiler knows. */
 typedef struct crg_arrays {
     size_t mask;
     uint16_t *meta;
@@ -341,9 +311,7 @@ static void crg_retire_name(crg_name *name) {
     }
 }
 
-/* ------------------------------------------------------------------------ */
-/* Reading (the inline lookups are in crg_table_inline.h)                    */
-/* ------------------------------------------------------------------------ */
+/* ---- Reading (the inline lookups are in crg_table_inline.h) ------------- */
 
 int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
@@ -390,9 +358,7 @@ int crg_get(crg_table *t, crg_key *key, void **value) {
     return rc;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Writing                                                                   */
-/* ------------------------------------------------------------------------ */
+/* ---- Writing ------------------------------------------------------------ */
 
 /* Slots move only between these two. The first store makes the sequence odd
  * before any slot changes (the release fence orders it before them); the last
@@ -443,11 +409,9 @@ static inline bool crg_occupied(const crg_arrays *a, size_t index) {
     return LOAD_RELAXED(&a->meta[index]) != 0;
 }
 
-/* Where `key` is in `s`, or where it would go: the walk from its home stops
- * at the key's slot (found), or at the first slot that is empty or holds an
- * entry closer to its own home than the key would be there, where Robin Hood
- * order puts the key. Writers only: the distances are exact, from the
- * hashes. */
+/* Where `key` is, or would go: the walk from its home stops at its slot, or
+ * at the first one empty or holding an entry closer to its own home (where
+ * Robin Hood order puts the key). Writers: exact distances, from the hashes. */
 typedef struct crg_position {
     size_t index;
     size_t distance;
@@ -474,10 +438,8 @@ static inline CRG_ALWAYS_INLINE crg_position crg_locate(crg_slots *s, const crg_
     }
 }
 
-/* Puts `entry`, a key not in `s`, at `index`, `distance` slots from its home
- * (where crg_locate stopped, or its home in an array it is moved into), and
- * pushes the residents it displaces on, Robin Hood style. `s` has a free
- * slot. */
+/* Puts `entry`, a key not in the array (which has a free slot), at `index`,
+ * `distance` from its home, and pushes the residents it displaces on. */
 static inline void crg_place(const crg_arrays *a, crg_record entry, size_t index, size_t distance) {
     for (;;) {
         if (!crg_occupied(a, index)) {
@@ -497,11 +459,9 @@ static inline void crg_place(const crg_arrays *a, crg_record entry, size_t index
     }
 }
 
-/* Moves every entry into a new array of `capacity` slots, and `extra` too
- * when it is not NULL (a key not in the table, whose name the table now
- * owns), then publishes the new array and retires the old one. The old
- * array is never changed, so readers still on it see a consistent table; the
- * new one is private until published. On ENOMEM nothing changed. */
+/* Moves every entry, and `extra` (a new key) when not NULL, into a new array
+ * of `capacity` slots, publishes it and retires the old one, which is never
+ * changed: readers still on it see a consistent table. ENOMEM: no change. */
 static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
     crg_slots *fresh = crg_slots_create(t, capacity);
     if (fresh == NULL) {
@@ -523,11 +483,9 @@ static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
     return 0;
 }
 
-/* Adds `entry` (a key not in the table) through a larger array: the first
- * real one for a table still on the shared empty array, otherwise one of
- * four times the capacity below 1,024 slots (a container's tables fill from
- * a few entries to a few hundred while an app starts: two moves fewer), or
- * twice. ENOMEM (nothing changed) when that cannot be had. */
+/* Adds `entry` (a new key) through a larger array: the first real one, or
+ * four times the capacity below 1,024 slots (half as many moves for tables
+ * that fill to a few hundred while an app starts), or twice. */
 static int crg_grow(crg_table *t, const crg_record *entry) {
     const crg_slots *s = t->head.slots;
     size_t target = t->min_capacity;
@@ -608,25 +566,9 @@ crg_mutex *crg_table_mutex(crg_table *t) {
     return t ? t->mutex : NULL;
 }
 
-/* Retiring a value that leaves a table that owns its values takes a node
- * (crg_retire_box), allocated before the change so that the change itself
- * cannot fail. NULL when the table does not own values (*rc untouched) or
- * when out of memory (*rc = ENOMEM). */
-static crg_retire_box *crg_value_box_create(crg_table *t, int *rc) {
-    if (t->release == NULL) {
-        return NULL;
-    }
-    crg_retire_box *box = crg_retire_box_create(&t->allocator);
-    if (box == NULL) {
-        *rc = ENOMEM;
-    }
-    return box;
-}
-
-/* With CRG_INTERNAL_CHECKS, every write ends by checking the table's layout
- * invariants (crg_check_locked). Tables up to 512 entries are checked after
- * every write, larger ones whenever their count reaches a power of two, so
- * that growing to a million keys stays linear. */
+/* With CRG_INTERNAL_CHECKS, a write ends by checking the layout invariants:
+ * always up to 512 entries, then at each power of two (growing to a million
+ * keys stays linear). */
 #ifdef CRG_INTERNAL_CHECKS
 static int crg_check_locked(const crg_table *t, size_t *where);
 
@@ -658,10 +600,11 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     const crg_arrays a = crg_arrays_of(s);
     const crg_position at = crg_locate(s, &a, key, hash);
     if (at.found) {
-        int rc = 0;
-        crg_retire_box *box = crg_value_box_create(t, &rc);
-        if (rc != 0) {
-            return rc;
+        /* A value an owning table lets go is retired through a node made
+         * before the change, so that the change cannot fail. */
+        crg_retire_box *box = t->release != NULL ? crg_retire_box_create(&t->allocator) : NULL;
+        if (t->release != NULL && box == NULL) {
+            return ENOMEM;
         }
         crg_slot *slot = &a.entries[at.index];
         void *old = LOAD_RELAXED(&slot->value);
@@ -709,16 +652,6 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     return 0;
 }
 
-int crg_put(crg_table *t, crg_key *key, void *value, void **previous) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_put_locked(t, key, value, previous);
-    crg_mutex_unlock(t->mutex);
-    return rc;
-}
-
 int crg_reserve_locked(crg_table *t, size_t count) {
     if (t == NULL) {
         return EINVAL;
@@ -757,10 +690,9 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     if (!at.found) {
         return ENOENT;
     }
-    int rc = 0;
-    crg_retire_box *box = crg_value_box_create(t, &rc);
-    if (rc != 0) {
-        return rc;
+    crg_retire_box *box = t->release != NULL ? crg_retire_box_create(&t->allocator) : NULL;
+    if (t->release != NULL && box == NULL) {
+        return ENOMEM;
     }
     const size_t mask = a.mask;
     crg_record removed = crg_record_load(&a, at.index);
@@ -809,14 +741,32 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     return 0;
 }
 
+/* The forms that take the table's mutex themselves (crg_testing.h). */
+#define CRG_LOCKING(t, call)              \
+    do {                                  \
+        if ((t) == NULL) {                \
+            return EINVAL;                \
+        }                                 \
+        crg_mutex_lock((t)->mutex);       \
+        const int rc = (call);            \
+        crg_mutex_unlock((t)->mutex);     \
+        return rc;                        \
+    } while (0)
+
+int crg_put(crg_table *t, crg_key *key, void *value, void **previous) {
+    CRG_LOCKING(t, crg_put_locked(t, key, value, previous));
+}
+
 int crg_remove(crg_table *t, crg_key *key, void **value) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_remove_locked(t, key, value);
-    crg_mutex_unlock(t->mutex);
-    return rc;
+    CRG_LOCKING(t, crg_remove_locked(t, key, value));
+}
+
+int crg_clear(crg_table *t, crg_release_fn drop, void *context) {
+    CRG_LOCKING(t, crg_clear_locked(t, drop, context));
+}
+
+int crg_iterate(crg_table *t, int (*visit)(const crg_entry *, void *), void *context) {
+    CRG_LOCKING(t, crg_iterate_locked(t, visit, context));
 }
 
 int crg_count(crg_table *t, size_t *count) {
@@ -855,16 +805,6 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     return 0;
 }
 
-int crg_clear(crg_table *t, crg_release_fn drop, void *context) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_clear_locked(t, drop, context);
-    crg_mutex_unlock(t->mutex);
-    return rc;
-}
-
 int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), void *context) {
     if (t == NULL || visit == NULL) {
         return EINVAL;
@@ -891,16 +831,6 @@ int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), vo
     return rc;
 }
 
-int crg_iterate(crg_table *t, int (*visit)(const crg_entry *, void *), void *context) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_iterate_locked(t, visit, context);
-    crg_mutex_unlock(t->mutex);
-    return rc;
-}
-
 int crg_get_stats(crg_table *t, crg_stats *stats) {
     if (t == NULL || stats == NULL) {
         return EINVAL;
@@ -923,9 +853,7 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     return 0;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Invariants (tests and fuzzing)                                            */
-/* ------------------------------------------------------------------------ */
+/* ---- Invariants (tests and fuzzing) ------------------------------------- */
 
 /* The first broken invariant of `t`'s current array, and where; the mutex is
  * held. Slot checks compare each slot with the one before it, so a run that

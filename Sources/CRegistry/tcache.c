@@ -1,6 +1,4 @@
-/*
- * The per-thread cache of lookups. See include/crg_tcache.h.
- */
+/* The per-thread cache of lookups. See include/crg_tcache.h. */
 #include "crg_tcache.h"
 #include "crg_testing.h"
 

@@ -1,6 +1,4 @@
-/*
- * Threads that may end early, and the pointer per thread. See include/crg_thread.h.
- */
+/* Threads that may end early, and the pointer per thread. See include/crg_thread.h. */
 #include "crg_thread.h"
 
 #include <errno.h>

@@ -1,12 +1,8 @@
 /*
- * Atomic cells for the front end: a pointer or a 64-bit word that one
- * thread publishes and others read without a lock, in the manner of
- * swift-atomics' C shims. Stores release, loads acquire: whatever the writer
- * did before the store is visible to a reader that loads the new value.
- *
- * Cells live in memory of their own (crg_cells_create), so their addresses are
- * stable; a Swift object keeps a pointer to its cells. They are read far more
- * often than written, so several may share a cache line.
+ * Atomic cells for the front end, as swift-atomics' C shims: a pointer or a
+ * 64-bit word that one thread publishes and others read without a lock.
+ * Stores release, loads acquire. Cells live in memory of their own
+ * (crg_cells_create), at stable addresses; several may share a line.
  */
 #ifndef CRG_ATOMIC_H
 #define CRG_ATOMIC_H
@@ -73,13 +69,10 @@ static inline uint64_t crg_word_add(crg_word *CRG_NONNULL word, uint64_t delta) 
     return __atomic_add_fetch(&word->value, delta, __ATOMIC_ACQ_REL);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Process-wide cells                                                        */
-/* ------------------------------------------------------------------------ */
+/* ---- Process-wide cells ------------------------------------------------- */
 
-/* Cells and words in static storage, zero at start, together on one cache
- * line: reaching one needs no pointer load and no initialization check. What
- * each holds is the front end's to name. Private; use the accessors. */
+/* Cells and words in static storage, zero at start, on one cache line: no
+ * pointer to load, no initialization to check. The front end names them. */
 enum { CRG_PUBLISHED_CELLS = 4, CRG_PUBLISHED_WORDS = 4 };
 typedef struct crg_published {
     crg_cell cells[CRG_PUBLISHED_CELLS];

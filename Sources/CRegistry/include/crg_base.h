@@ -32,12 +32,9 @@
 #define CRG_UNLIKELY(x) (x)
 #endif
 
-/*
- * Atomic accesses use the GCC/Clang __atomic builtins on plain fields, so the
- * headers also parse as C++ (a Swift client with C++ interoperability on
- * imports them that way). Every shared field is only ever accessed through
- * them (or before the object is published).
- */
+/* Shared fields are plain fields accessed only through the __atomic builtins
+ * (or before the object is published), so the headers also parse as C++, as
+ * a Swift client with C++ interoperability imports them. */
 #ifdef __cplusplus
 #define CRG_THREAD_LOCAL thread_local
 #define CRG_EXTERN_C_BEGIN extern "C" {
@@ -56,18 +53,11 @@
 typedef void (*crg_release_fn)(void *CRG_NONNULL object, void *CRG_NULLABLE context);
 
 /**
- * Where the library gets memory: `allocate(size, context)` returns at least
- * `size` bytes aligned for any object (as malloc does), or NULL on failure,
- * which the library reports as ENOMEM after undoing whatever the operation
- * had begun; `deallocate(pointer, context)` gives back what it returned.
- * Tables and containers take one in their options (crg_table.h), and every
- * allocation made for them goes through it; where no allocator is given the
- * library uses malloc and free. Tests use it to inject failures.
- *
- * An allocator must stay usable until every table and container using it is
- * destroyed and crg_collect() has released their memory, and its functions
- * may be called from any thread: retired memory is freed by whichever thread
- * collects it.
+ * Where a table or container gets all its memory (crg_options): `allocate(size,
+ * context)` returns `size` bytes aligned as malloc's, or NULL (the operation
+ * is undone and fails with ENOMEM); `deallocate(pointer, context)` gives it
+ * back. It must stay usable until every table and container using it is
+ * destroyed and collected, from any thread (whichever collects frees).
  */
 typedef struct crg_allocator {
     void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);

@@ -1,9 +1,6 @@
 /*
- * Private: the table's layout and its inline lookup, crg_find, so that a
- * lookup probes without a function call. Include crg_table.h, not this file.
- * Every slot field is written and read atomically (crg_table.h, Concurrency);
- * a reader that keeps meeting writers takes the mutex after
- * CRG_INTERNAL_READ_ATTEMPTS probes.
+ * Private: the table's layout and its inline lookup, crg_find (a lookup
+ * probes without a call). Include crg_table.h, not this file.
  */
 #ifndef CRG_TABLE_INLINE_H
 #define CRG_TABLE_INLINE_H
@@ -14,10 +11,8 @@
 
 CRG_EXTERN_C_BEGIN
 
-/* An owned copy of a name: its length, then its `len` bytes, so that a
- * lookup comparing a short name reads one cache line. What only writers use
- * precedes it in the same allocation (table.c); retired as a unit when its
- * key is removed. The empty name has len 0; "no name" is NULL. */
+/* An owned copy of a name: its length, then its bytes (a short name is one
+ * cache line), after what only writers use (table.c). "No name" is NULL. */
 typedef struct crg_name {
     size_t len;
 } crg_name;
@@ -27,25 +22,17 @@ static inline const uint8_t *CRG_NONNULL crg_internal_name_bytes(const crg_name 
 }
 
 /*
- * A slot array: four arrays of `capacity` (a power of two) elements after
- * this header, in one allocation, in this order (entries start right after
- * the header, on a cache line):
- *
- * - entries: type and value, 16 bytes, four per cache line;
- * - names:   the owned name of a named entry (NULL for no name), read only
- *            for a named candidate;
- * - hashes:  the full key hashes, read by writers and by the rare probe that
- *            goes 254 or more slots from home, never by an ordinary lookup;
- * - meta:    one 16-bit word per slot, 32 per cache line: 0 for an empty
- *            slot, otherwise (min(distance + 1, 255) << 8) | tag, distance
- *            being how far the entry sits from its home slot and tag
- *            crg_internal_tag(hash, named). A probe reads meta only, and an
- *            entry (a name too, if named) only where the word is what the key
- *            would store at that distance (1 wrong candidate in 128).
- *
- * An empty slot is zero in all four. The header (which also points to meta)
- * never changes once the array is published. Retired as a unit: alone when
- * the table moved to another array, with its names and values when it was
+ * A slot array: this header, then four arrays of `capacity` (a power of two)
+ * elements, each starting on a cache line:
+ * - entries: type and value, 16 bytes;
+ * - names:   a named entry's owned name (NULL: no name);
+ * - hashes:  full key hashes, for writers and probes past 254 slots from home;
+ * - meta:    16 bits a slot: 0 when empty, else (min(distance + 1, 255) << 8)
+ *            | crg_internal_tag(hash, named), distance being the entry's from
+ *            its home slot. A probe reads meta, and an entry only where the
+ *            word is what the key would store there (1 wrong match in 128).
+ * An empty slot is zero in all four. The header never changes once
+ * published. Retired whole: alone after a move, with names and values when
  * cleared or destroyed.
  */
 typedef struct crg_slot {
@@ -83,33 +70,25 @@ static inline CRG_ALWAYS_INLINE uint16_t *CRG_NONNULL crg_internal_meta_words(cr
                                 (mask + 1) * (sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t)));
 }
 
-/* The start of every crg_table, embedded as its first member (table.c):
- * what readers read. */
+/* What readers read: the first member of every crg_table (table.c). */
 typedef struct crg_table_head {
     uint64_t seq;                  /* odd while a writer moves slots */
     crg_slots *CRG_NONNULL slots;  /* the current array */
 } crg_table_head;
 
 enum {
-    CRG_INTERNAL_READ_ATTEMPTS = 16,
-    /* meta's distance byte holds distance + 1 up to this, which means "at
-     * least CRG_INTERNAL_FAR - 1": a probe past that goes on out of line. */
-    CRG_INTERNAL_FAR = 255
+    CRG_INTERNAL_READ_ATTEMPTS = 16, /* failed validations before crg_find takes the mutex */
+    CRG_INTERNAL_FAR = 255 /* meta's saturated distance + 1: a probe past it goes on out of line */
 };
 
-/* ------------------------------------------------------------------------ */
-/* Key hashes: XXH3-64, inline                                               */
-/* ------------------------------------------------------------------------ */
+/* ---- Key hashes: XXH3-64, inline ---------------------------------------- */
 
 /*
- * A key's hash is XXH3_64bits_withSeed over the 8 bytes of its type (no name,
- * seed S) or over the 16 bytes {type, name hash} (a name, seed S + 1), S the
- * per-process seed. For 8 and 16 bytes XXH3 is a few multiplies; the parts
- * that depend only on the seed and XXH3's secret are computed once, when the
- * seed is chosen (table.c), and kept here. crg_internal_hash_unnamed/named
- * are bit-identical to the library function on little-endian machines (the
- * tests compare them over many inputs and seeds); on big-endian ones the
- * input words are byte-swapped first, as XXH3 reads them little-endian.
+ * A key's hash is XXH3_64bits_withSeed over its type's 8 bytes (no name, seed
+ * S) or over {type, name hash} (seed S + 1), S the process's seed: a few
+ * multiplies, with what depends on the seed and XXH3's secret computed once
+ * (table.c). Bit-identical to the library's (the tests compare them); input
+ * words are read little-endian, as XXH3 reads them.
  */
 typedef struct crg_hash_keys {
     uint64_t unnamed_flip;   /* 8 bytes, seed S:      (secret[8..16) ^ secret[16..24)) - (S ^ (swap32(S) << 32)) */
@@ -186,9 +165,7 @@ int crg_internal_find_locked(crg_table *CRG_NONNULL t, crg_key *CRG_NONNULL key,
 ptrdiff_t crg_internal_probe_far(crg_slots *CRG_NONNULL s, const crg_key *CRG_NONNULL key, uint64_t hash, size_t index,
                                  size_t distance);
 
-/* ------------------------------------------------------------------------ */
-/* Probing                                                                   */
-/* ------------------------------------------------------------------------ */
+/* ---- Probing ------------------------------------------------------------ */
 
 static inline size_t crg_internal_distance(size_t index, uint64_t hash, size_t mask) {
     return (index - (size_t)hash) & mask;
@@ -205,9 +182,8 @@ static inline CRG_ALWAYS_INLINE uint16_t crg_internal_meta(unsigned tag, size_t 
     return (uint16_t)(((distance + 1 < CRG_INTERNAL_FAR ? distance + 1 : CRG_INTERNAL_FAR) << 8) | tag);
 }
 
-/* Equal bytes? Names are mostly short, and for 4 to 16 bytes two pairs of
- * overlapping loads compare them without a loop: no call to memcmp, and no
- * length-dependent branch to mispredict after a cache miss. */
+/* Equal bytes? 4 to 16 bytes (most names) by two pairs of overlapping loads:
+ * no call to memcmp, no length-dependent branch. */
 static inline CRG_ALWAYS_INLINE bool crg_internal_bytes_equal(const uint8_t *CRG_NONNULL a, const uint8_t *CRG_NONNULL b, size_t n) {
     if (n >= 8 && n <= 16) {
         uint64_t a0, b0, a1, b1;
@@ -228,10 +204,9 @@ static inline CRG_ALWAYS_INLINE bool crg_internal_bytes_equal(const uint8_t *CRG
     return n == 0 || memcmp(a, b, n) == 0;
 }
 
-/* What every probe step may compare, copied out of the crg_key: plain values
- * that stay in registers across the probe's atomic loads (the key itself is
- * memory the compiler would read again after each of them). The name is
- * read from the key only when a named entry matches. */
+/* What every probe step compares, copied out of the crg_key so that it
+ * stays in registers across the atomic loads (the name is read from the key
+ * only when a named entry matches). */
 typedef struct crg_probe_key {
     uint64_t type;
     bool has_name;
@@ -257,11 +232,9 @@ static inline CRG_ALWAYS_INLINE bool crg_internal_entry_matches(crg_slots *CRG_N
            crg_internal_bytes_equal(crg_internal_name_bytes(stored), (const uint8_t *)original->name, stored->len);
 }
 
-/* The entry of `key` in `s`, or NULL. Safe against a concurrent writer
- * (every read is atomic, and the probe ends: this loop within 256 slots,
- * crg_internal_probe_far within the capacity), but only a probe that the
- * sequence number validates means anything. `original` is the key `key` was
- * copied from. */
+/* The entry of `key` (copied from `original`) in `s`, or NULL. Safe against
+ * a concurrent writer (atomic reads; it ends within 256 slots, the far probe
+ * within the capacity), but meaningful only once the sequence validates it. */
 static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(crg_slots *CRG_NONNULL s, crg_probe_key key,
                                                                                uint64_t hash,
                                                                                const crg_key *CRG_NONNULL original) {
@@ -270,12 +243,10 @@ static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(
     size_t index = (size_t)hash & mask;
     /* No prefetch of the entry or name at home: a miss never needs them, and
      * prefetching them cost misses more than it saved hits. */
-    /* At distance d from home the key's meta word would be want, and an
-     * entry whose word is below limit, (d + 1) << 8, is closer to its home
-     * than that (or the slot is empty): the key is not in the table. Both
-     * move on by 1 << 8 a slot; from distance CRG_INTERNAL_FAR - 1 on, where
-     * meta saturates, the first word below limit sends the probe out of line,
-     * which goes on from there with exact distances. */
+    /* At distance d from home the key's word would be `want`; a word below
+     * `limit`, (d + 1) << 8, is an empty slot or an entry closer to its home:
+     * the key is absent. Where meta saturates, a word below the limit sends
+     * the probe out of line, on with exact distances. */
     unsigned want = (1u << 8) | crg_internal_tag(hash, key.has_name);
     unsigned limit = 1u << 8;
     for (;;) {

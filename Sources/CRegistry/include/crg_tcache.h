@@ -1,29 +1,21 @@
 /*
- * A per-thread cache of lookups: (container, type, name) -> the value a
- * lookup found for it, in a small two-way set-associative array in the
- * thread's record (crg_thread_record.h) that only that thread touches,
- * validated by one process-wide version word (DESIGN.md, T1):
+ * A per-thread cache of lookups, (container, type, name) -> the value a
+ * lookup found, in the thread's record: two-way set-associative, touched by
+ * its thread only, validated by one process-wide version word (DESIGN.md,
+ * T1). The version is odd while a write is in progress: a mutex marked with
+ * crg_mutex_set_versioned steps it when a thread takes it (outermost, not
+ * with crg_mutex_lock_quiet) and lets go of it (unlock, condition wait), and
+ * crg_tcache_invalidate adds 2. Every change to what a key finds, or that
+ * retires a cached value, is made under that mutex or invalidates. An entry
+ * is valid for the version it was filled under, and filled only when the
+ * version read before and after the lookup is the same even number. Values
+ * are not owned: use them inside a read section (crg_epoch.h).
  *
- * - The version is odd while a write is in progress, even otherwise. A mutex
- *   marked with crg_mutex_set_versioned adds 1 when a thread takes it
- *   (outermost, unless taken with crg_mutex_lock_quiet) and 1 when it lets
- *   go (unlock, or a condition wait); crg_tcache_invalidate adds 2. Every
- *   change that can alter what a key finds, or that retires a cached value,
- *   is made under that mutex or followed by crg_tcache_invalidate.
- * - An entry is valid for the version it was filled under: a probe that
- *   reads another version misses it (versions only grow). An entry is filled
- *   only if the version, read before the lookup and again after it, is the
- *   same even number: the lookup overlapped no write.
- * - Values are not owned: call these functions inside a read section
- *   (crg_epoch.h), which keeps a value found there alive.
- *
- * A name is identified by the address of its bytes and its hash (NULL and 0
- * for no name). Placement: a key's set holds two entries, the one filled
- * last in way 0. A fill of the key in way 0 replaces its value; a fill over
- * a stale way 0 takes it; any other fill moves way 0 to way 1 (dropping what
- * way 1 held) and takes way 0. So two keys that share a set are both kept,
- * and a third evicts the one filled least recently. Probes write only the
- * version they read.
+ * A name is identified by its bytes' address and its hash (NULL and 0: no
+ * name). A key's set holds two entries, way 0 filled last: a fill of the key
+ * in way 0 replaces its value, a fill over a stale way 0 takes it, any other
+ * moves way 0 to way 1 and takes way 0. So two keys sharing a set are both
+ * kept; a third evicts the one filled least recently.
  */
 #ifndef CRG_TCACHE_H
 #define CRG_TCACHE_H
@@ -41,11 +33,8 @@ typedef struct crg_tcache_version_line {
 } crg_tcache_version_line;
 extern crg_tcache_version_line crg_internal_tcache_line;
 
-/**
- * The set of a key, 0 ..< CRG_TCACHE_SETS: the top bits of one
- * multiplication (Fibonacci hashing) of the container, the type (addresses,
- * their low bits alignment) and the name hash.
- */
+/** The set of a key, 0 ..< CRG_TCACHE_SETS: the top bits of one multiply
+ * (Fibonacci hashing) of the container, the type and the name hash. */
 static inline CRG_ALWAYS_INLINE unsigned crg_tcache_set_index(const void *CRG_NULLABLE container, uint64_t type,
                                                               uint64_t name_hash) {
     uint64_t mixed = ((uint64_t)(uintptr_t)container ^ (type >> 3) ^ name_hash) * 0x9E3779B97F4A7C15ull;
@@ -67,11 +56,9 @@ static inline CRG_ALWAYS_INLINE bool crg_tcache_entry_holds(const crg_tcache_ent
     return crg_tcache_entry_is(entry, container, type, name, name_hash) && entry->version == version;
 }
 
-/**
- * The value cached for (`container`, `type`, `name`, `name_hash`) by this
- * thread under the current version, or NULL. Call inside a read section.
- * Remembers the version it read for crg_tcache_fill.
- */
+/** The value this thread cached for (`container`, `type`, `name`,
+ * `name_hash`) under the current version, or NULL; remembers the version for
+ * crg_tcache_fill. Call inside a read section. */
 static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *CRG_NULLABLE container, uint64_t type,
                                                                      const void *CRG_NULLABLE name, uint64_t name_hash) {
     crg_tcache *cache = &crg_internal_current_record->cache;
@@ -92,11 +79,9 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
     return entry->value;
 }
 
-/**
- * Remembers `value`, which a lookup for the key found after the latest
- * crg_tcache_find on this thread, unless a write began since that probe
- * (placement: see above). Call inside the same read section as the lookup.
- */
+/** Remembers `value`, which a lookup for the key found after this thread's
+ * latest crg_tcache_find, unless a write began since. Call inside the same
+ * read section as the lookup. */
 static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE container, uint64_t type,
                                                      const void *CRG_NULLABLE name, uint64_t name_hash,
                                                      void *CRG_NONNULL value) {
@@ -127,12 +112,9 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
     first->version = version;
 }
 
-/**
- * The version word (acquire), for a reader that reads several tables and
- * needs them as they were at one moment: if it is even now and
- * crg_tcache_version_unchanged says it is the same after the reads, they
- * overlapped no write, as for crg_tcache_fill. Call inside a read section.
- */
+/** The version word (acquire), for a reader that needs several tables as
+ * they were at one moment: even now and unchanged after the reads
+ * (crg_tcache_version_unchanged), they overlapped no write. */
 static inline CRG_ALWAYS_INLINE uint64_t crg_tcache_version_load(void) {
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
 }
@@ -148,10 +130,8 @@ static inline CRG_ALWAYS_INLINE bool crg_tcache_version_unchanged(uint64_t versi
  * misses on its next probe. */
 void crg_tcache_invalidate(void);
 
-/**
- * Marks `m` as a mutex whose critical sections step the version (see above).
- * Call before the cache is used.
- */
+/** Marks `m` as a mutex whose critical sections step the version (see
+ * above). Call before the cache is used. */
 void crg_mutex_set_versioned(crg_mutex *CRG_NONNULL m);
 
 CRG_EXTERN_C_END

@@ -1,9 +1,7 @@
 /*
- * CRegistry: what only tests, the fuzzer and benchmarks call. cregistry.h
- * does not include it, nor does the module `CRegistry` export it: C includes
- * "crg_testing.h", Swift imports the explicit submodule `CRegistry.Testing`
- * (include/module.modulemap). The library's own sources declare what they
- * use of it through crg_private.h.
+ * CRegistry: what only tests, the fuzzer and benchmarks call. Neither
+ * cregistry.h nor `import CRegistry` brings it in: C includes it, Swift
+ * imports the explicit submodule `CRegistry.Testing` (module.modulemap).
  */
 #ifndef CRG_TESTING_H
 #define CRG_TESTING_H
@@ -12,9 +10,7 @@
 
 CRG_EXTERN_C_BEGIN
 
-/* ------------------------------------------------------------------------ */
-/* Tables (crg_table.h)                                                      */
-/* ------------------------------------------------------------------------ */
+/* ---- Tables (crg_table.h) ----------------------------------------------- */
 
 /** The mutex guarding `t` (not retained), or NULL when `t` is NULL. */
 crg_mutex *CRG_NULLABLE crg_table_mutex(crg_table *CRG_NULLABLE t);
@@ -48,11 +44,8 @@ typedef struct crg_stats {
 /** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
 int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
 
-/**
- * What crg_check_invariants found broken: the first violation, in this order
- * for the whole table and then slot by slot. The values lie above every
- * errno value, so they never read as one.
- */
+/** What crg_check_invariants found broken: the first violation, in this order
+ * (the whole table, then slot by slot); above every errno value. */
 typedef enum crg_invariant {
     /** The sequence number is odd outside a write. */
     CRG_BROKEN_SEQUENCE = 0x100,
@@ -62,8 +55,7 @@ typedef enum crg_invariant {
     CRG_BROKEN_ARRAY,
     /** An empty slot (meta word 0) whose hash, type, name or value is not 0. */
     CRG_BROKEN_EMPTY_SLOT,
-    /** An occupied slot without a value, or an unnamed entry whose stored
-     * hash is not its type's. */
+    /** An occupied slot without a value, or an unnamed entry whose hash is not its type's. */
     CRG_BROKEN_ENTRY,
     /** A meta word that is not the entry's: its tag (7 hash bits and whether
      * the key has a name) or its distance from home (+ 1, saturating). */
@@ -76,45 +68,34 @@ typedef enum crg_invariant {
     CRG_BROKEN_PROBE,
     /** The count differs from the number of occupied slots. */
     CRG_BROKEN_COUNT,
-    /** The count is above the load bound: 3/4 of the capacity (7 of the
-     * smallest array's 8). */
+    /** The count is above 3/4 of the capacity (7 of the smallest array's 8). */
     CRG_BROKEN_LOAD
 } crg_invariant;
 
 /**
- * Checks every invariant of the table's layout (crg_table_inline.h) against
- * its current array, holding the mutex: see crg_invariant. For tests and the
- * fuzzer, after each operation; O(capacity) plus a probe per key, and no
- * lookup or write calls it. Returns 0 when they all hold, EINVAL for a NULL
- * table, or the crg_invariant found broken; *slot (when non-NULL) receives
- * the slot where it was found, or SIZE_MAX for the whole table (and for 0).
+ * Checks every invariant of the table's layout (crg_invariant) on its current
+ * array, holding the mutex: O(capacity) plus a probe per key (writes run it
+ * only in builds with CRG_INTERNAL_CHECKS). Returns 0, EINVAL for a NULL
+ * table, or the invariant found broken; *slot (when non-NULL) receives the
+ * slot where it was found, or SIZE_MAX for the whole table (and for 0).
  */
 int crg_check_invariants(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE slot);
 
 /** The key's hash, computed out of line and kept in key->hash. */
 uint64_t crg_internal_key_hash(crg_key *CRG_NONNULL key);
 
-/**
- * 0 when the inline key hashes (crg_table_inline.h) equal
- * XXH3_64bits_withSeed for these inputs under `seed` (NULL: the process's
- * seed, also checking crg_internal_key_hash); otherwise a bit mask of the
- * mismatches.
- */
+/** 0 when the inline key hashes equal XXH3_64bits_withSeed for these inputs
+ * under `seed` (NULL: the process's seed, also checking
+ * crg_internal_key_hash); otherwise a bit mask of the mismatches. */
 int crg_internal_hash_check(const uint64_t *CRG_NULLABLE seed, uint64_t type, uint64_t name_hash);
 
-/* ------------------------------------------------------------------------ */
-/* Mutexes, read sections, threads                                           */
-/* ------------------------------------------------------------------------ */
+/* ---- Mutexes, read sections, threads ------------------------------------ */
 
 /** Locks `m` if that is possible without waiting. Returns true if locked. */
 bool crg_mutex_trylock(crg_mutex *CRG_NONNULL m);
 
-/**
- * crg_retire with the node from `allocator` (given back to it before
- * `release` runs); NULL means malloc/free, as crg_retire. Returns 0, EINVAL
- * (NULL object or release, or an allocator without functions) or ENOMEM, with
- * crg_retire's meanings.
- */
+/** crg_retire with the node from `allocator` (NULL: malloc); EINVAL also for
+ * an allocator without functions. */
 int crg_retire_with(const crg_allocator *CRG_NULLABLE allocator, void *CRG_NULLABLE object,
                     crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
 
@@ -130,18 +111,13 @@ uint64_t crg_tcache_version(void);
 /** Empties the calling thread's cache, whatever the version. */
 void crg_tcache_empty(void);
 
-/**
- * The calling thread's record (NULL before its first read section) and its
- * size: the block only its thread writes.
- */
+/** The calling thread's record (NULL before its first read section) and its
+ * size: the block only its thread writes. */
 const void *CRG_NULLABLE crg_thread_record_address(void);
 size_t crg_thread_record_size(void);
 
-/**
- * How many bytes the C library's allocator holds for the block that starts
- * at `pointer`, which malloc (or Swift's allocation of an object or a
- * buffer) returned: malloc_usable_size, malloc_size on Apple's systems.
- */
+/** How many bytes malloc holds for the block it returned at `pointer` (or
+ * Swift's allocator did): malloc_usable_size, malloc_size on Apple's. */
 size_t crg_allocation_size(const void *CRG_NONNULL pointer);
 
 CRG_EXTERN_C_END
