@@ -78,7 +78,7 @@ c-warnings: deps
 	@echo "==> C warnings (clang and, if present, gcc)"
 	@$(CLANG) $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES) Tests/CRegistryFuzz/registry_fuzz.c
 	@if command -v gcc >/dev/null 2>&1; then gcc $(C_WARNINGS) -fsyntax-only $(C_INCLUDE) $(C_SOURCES); fi
-	@echo '#include "cregistry.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
+	@echo '#include "crg_testing.h"' | $(CLANG)++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(C_INCLUDE) -x c++ -
 
 # Only the engine (Sources/Resolver/Engine) calls into the C core or handles
 # raw pointers (DESIGN.md, "The engine layer"): not the files that define the

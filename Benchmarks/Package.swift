@@ -46,7 +46,8 @@ let package = Package(
         .executableTarget(name: "GenerateServices"),
         .plugin(name: "GenerateServicesPlugin", capability: .buildTool(), dependencies: ["GenerateServices"]),
         // The library's C table, built from its sources (a symlink to
-        // ../Sources/CRegistry): it is not a product of the library.
+        // ../Sources/CRegistry): it is not a product of the library. Its
+        // module map names the module CRegistry (and CRegistry.Testing).
         .target(name: "CRegistryTable"),
         // Family 1 workloads: CRegistry and Dictionary.
         .target(

@@ -116,8 +116,10 @@ def library_module(label, library):
         sys.exit(f"error: building the library at {library} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
     debug = os.path.join(package, ".build", "debug")
     flags = ["-I", os.path.join(debug, "Modules")]
-    # The C modules the library's module was built against (which there are depends on the commit).
-    for modulemap in (os.path.join(debug, "CRegistry.build", "module.modulemap"),
+    # The C modules the library's module was built against (which there are depends on the commit):
+    # the C core's own module map where it has one, else the one SwiftPM generated for it.
+    own = os.path.join(library, "Sources", "CRegistry", "include", "module.modulemap")
+    for modulemap in (own if os.path.exists(own) else os.path.join(debug, "CRegistry.build", "module.modulemap"),
                       os.path.join(library, "Sources", "CXXHash", "module.modulemap")):
         if os.path.exists(modulemap):
             flags += ["-Xcc", f"-fmodule-map-file={modulemap}"]

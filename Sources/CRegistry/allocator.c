@@ -1,7 +1,5 @@
-/*
- * The default allocator: malloc and free behind a crg_allocator, the one
- * place in CRegistry that calls them (crg_private.h poisons them elsewhere).
- */
+/* The default allocator: malloc and free behind a crg_allocator, the one
+ * place that calls them (crg_private.h poisons them elsewhere). */
 #include "crg_base.h"
 
 #include <stdint.h>

@@ -1,6 +1,4 @@
-/*
- * Storage for atomic cells. See include/crg_atomic.h.
- */
+/* Storage for atomic cells. See include/crg_atomic.h. */
 #include "crg_atomic.h"
 
 #include <stdint.h>
@@ -8,9 +6,9 @@
 
 #include "crg_private.h"
 
-/* Cache-line aligned, so the cells every resolve reads share no line with
- * data that other threads write. */
+/* On a line of their own: no data other threads write shares it. */
 _Alignas(64) crg_published crg_internal_published;
+_Static_assert(sizeof(crg_published) == 64, "the published cells fill one cache line");
 
 /* `count` (at least 1) zeroed elements of `size` bytes, or NULL. */
 static void *crg_zeroed(size_t count, size_t size) {

@@ -1,10 +1,4 @@
-/*
- * Containers: a table and an ordered list of children, searched depth first.
- * See include/crg_container.h.
- *
- * The child list is an immutable array: adding a child publishes a new one
- * (release) and retires the old, so readers walk whichever they loaded.
- */
+/* Containers: a table and children searched depth first. See include/crg_container.h. */
 #include "crg_container.h"
 #include "crg_epoch.h"
 
@@ -24,10 +18,7 @@ struct crg_children {
 };
 
 struct crg_container {
-    /* What the inline lookup (crg_container.h) reads: the table, and the
-     * child list (an atomic pointer; NULL: none). */
-    crg_container_head head;
-    /* The rest is the writers'. */
+    crg_container_head head; /* what crg_container_find reads; the rest is the writers' */
     crg_retire_node retire;
     crg_allocator allocator; /* the table's: for the container and its child lists */
     void *memory;            /* what was allocated: the container starts on a cache line inside it */
@@ -35,8 +26,7 @@ struct crg_container {
 
 enum { CRG_CONTAINER_ALIGN = 64 };
 
-/* crg_container_find reads a crg_container as its head: a pointer to a
- * struct is a pointer to its first member, and this keeps it first. */
+/* crg_container_find reads a crg_container as its head, its first member. */
 _Static_assert(offsetof(struct crg_container, head) == 0, "the head starts the container");
 
 static void crg_release_children(crg_retire_node *node) {
@@ -59,7 +49,7 @@ int crg_container_create(crg_container **out, const crg_options *options) {
     if (allocator == NULL) {
         return EINVAL;
     }
-    /* On a cache line of its own allocation, as a table is: every resolve
+    /* On a cache line of its own allocation, as a table is: every lookup
      * reads the head, and no other allocation's writes share its line. */
     void *memory = NULL;
     crg_container *c = crg_alloc_aligned(allocator, sizeof *c, CRG_CONTAINER_ALIGN, &memory);

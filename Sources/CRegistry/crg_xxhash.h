@@ -1,18 +1,7 @@
 /*
- * xxHash, for CRegistry's .c files only: the one place the C core includes
- * xxhash.h. The whole of XXH3 is compiled inline (XXH_INLINE_ALL), so the
- * build needs the header and nothing links libxxhash: an app does not load
- * it when it runs.
- *
- * Where the header is looked for:
- * - the compiler's include path, as on Linux, where the system package puts
- *   it in /usr/include;
- * - on Apple systems only, then Homebrew's two prefixes by absolute path
- *   (/opt/homebrew on Apple silicon, /usr/local on Intel), which neither
- *   SwiftPM nor Apple's compilers search by themselves. Only a header is
- *   read from there, so the same `brew install xxhash` serves macOS, iOS,
- *   tvOS and watchOS targets.
- * Where none has it, the build stops with what to install.
+ * The one place the C core includes xxhash.h, compiled inline (nothing links
+ * libxxhash): from the include path, or on Apple systems from Homebrew's two
+ * prefixes, which no compiler searches; else the build says what to install.
  */
 #ifndef CRG_XXHASH_H
 #define CRG_XXHASH_H
@@ -24,9 +13,8 @@
 #elif __has_include(<xxhash.h>)
 #include <xxhash.h>
 #elif defined(__APPLE__) && __has_include("/opt/homebrew/include/xxhash.h")
-/* A header included by absolute path is not a system header by itself:
- * this makes it one, as the include path makes it on Linux (its warnings
- * are not the app's). */
+/* A system header, as the include path makes it on Linux (its warnings are
+ * not the app's). */
 #pragma GCC system_header
 #include "/opt/homebrew/include/xxhash.h"
 #elif defined(__APPLE__) && __has_include("/usr/local/include/xxhash.h")
@@ -34,8 +22,7 @@
 #include "/usr/local/include/xxhash.h"
 #else
 #error "Resolver needs the xxHash header, xxhash.h, to build (not the library: nothing links libxxhash). Install it: Debian/Ubuntu: apt-get install libxxhash-dev; Fedora: dnf install xxhash-devel; Alpine: apk add xxhash-dev; macOS: brew install xxhash"
-/* Stops clang (SwiftPM's C compiler) here, with its own "file not found",
- * before the uses of XXH3 in table.c add errors of their own. */
+/* Stops clang here, before table.c's uses of XXH3 add errors of their own. */
 #include <xxhash.h>
 #endif
 

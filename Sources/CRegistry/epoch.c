@@ -1,10 +1,5 @@
-/*
- * Epoch-based reclamation. See include/crg_epoch.h for the contract and
- * DESIGN.md for why a grace period of two epochs is enough.
- *
- * The epoch mutex guards the reader list, the queue of retired objects and
- * epoch advances. It is a leaf lock: nothing is called out while it is held.
- */
+/* Epoch-based reclamation and threads' records (include/crg_epoch.h). The
+ * epoch mutex, a leaf lock, guards the records' list, the queue and advances. */
 #include "crg_epoch.h"
 
 #include <errno.h>
@@ -19,9 +14,8 @@ CRG_THREAD_LOCAL crg_thread_record *crg_internal_current_record;
 uint64_t crg_internal_epoch;
 uint64_t crg_internal_retired;
 uint64_t crg_internal_retirements;
-/* Set by a thread that left a section and found the epoch mutex taken:
- * the next one to leave tries in its place (what it saw may be what the
- * holder was about to miss). Cleared by each collection. */
+/* Set by a thread that left a section and found the epoch mutex taken: the
+ * next one to leave tries in its place. Cleared by each collection. */
 static uint8_t collect_wanted;
 
 static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -31,8 +25,7 @@ static crg_thread_record *records;
 static crg_retire_node *queue_head;
 static crg_retire_node *queue_tail;
 
-/* Set while this thread runs release callbacks, so that a collect they cause
- * returns at once (the outer loop picks up what they retire). */
+/* Set while this thread runs releases: a collect they cause returns at once. */
 static CRG_THREAD_LOCAL bool collecting;
 
 /* Detaches the record when its thread exits. */
@@ -40,14 +33,14 @@ static pthread_key_t reader_key;
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 
 _Static_assert(sizeof(crg_record_epoch) <= CRG_RECORD_LINE, "the epoch's part fits its line pair");
-_Static_assert(offsetof(crg_thread_record, front_end) == CRG_RECORD_LINE, "the front end's bytes follow the epoch's line pair");
-_Static_assert(offsetof(crg_thread_record, front_end) % 16 == 0, "the front end's bytes are 16-byte aligned");
+_Static_assert(offsetof(crg_thread_record, bytes) == CRG_RECORD_LINE, "the front end's bytes follow the epoch's line pair");
+_Static_assert(offsetof(crg_thread_record, bytes) % 16 == 0, "the front end's bytes are 16-byte aligned");
 
-/* What empties a record's front-end state when its thread exits. */
-static void (*front_end_cleanup)(void *front_end);
+/* Called with a record's bytes when its thread exits. */
+static void (*exit_callback)(void *bytes);
 
-void crg_thread_set_front_end_cleanup(void (*cleanup)(void *front_end)) {
-    __atomic_store_n(&front_end_cleanup, cleanup, __ATOMIC_RELEASE);
+void crg_thread_set_exit_callback(void (*callback)(void *bytes)) {
+    __atomic_store_n(&exit_callback, callback, __ATOMIC_RELEASE);
 }
 
 /* A record's allocation: its size rounded up to whole line pairs. */
@@ -70,9 +63,7 @@ crg_thread_record *crg_internal_attach_record(void) {
         record = record->epoch.next;
     }
     if (record == NULL) {
-        /* Records are never freed (they are reused), so the allocation's
-         * own address is not kept. */
-        void *unused;
+        void *unused; /* records are never freed */
         void *memory = crg_alloc_aligned(&crg_internal_default_allocator, record_size, CRG_RECORD_LINE, &unused);
         if (memory == NULL) {
             pthread_mutex_unlock(&epoch_mutex);
@@ -88,8 +79,8 @@ crg_thread_record *crg_internal_attach_record(void) {
     record->epoch.depth = 0;
     record->epoch.seen_epoch = UINT64_MAX;
     record->epoch.seen_retirements = UINT64_MAX;
-    record->cold = NULL;
-    record->cold_release = NULL;
+    record->object = NULL;
+    record->object_release = NULL;
     __atomic_store_n(&record->epoch.state, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&epoch_mutex);
     crg_internal_current_record = record;
@@ -97,22 +88,21 @@ crg_thread_record *crg_internal_attach_record(void) {
     return record;
 }
 
-/* Thread exit: leave any open section (a thread may end inside one), release
- * the cold object and free the record for the next thread. */
+/* Thread exit: release the thread's object, call the exit callback, leave any
+ * open section and free the record for the next thread. */
 static void crg_detach_record(void *raw) {
     crg_thread_record *record = raw;
-    /* First, while the record is still the thread's: the cold object may
-     * run code that reads, and such reads use this record. */
-    void *cold = record->cold;
-    crg_release_fn cold_release = record->cold_release;
-    record->cold = NULL;
-    record->cold_release = NULL;
-    if (cold != NULL && cold_release != NULL) {
-        cold_release(cold, NULL);
+    /* While the record is still the thread's: releasing may read. */
+    void *object = record->object;
+    crg_release_fn object_release = record->object_release;
+    record->object = NULL;
+    record->object_release = NULL;
+    if (object != NULL && object_release != NULL) {
+        object_release(object, NULL);
     }
-    void (*cleanup)(void *) = __atomic_load_n(&front_end_cleanup, __ATOMIC_ACQUIRE);
-    if (cleanup != NULL) {
-        cleanup(record->front_end);
+    void (*callback)(void *) = __atomic_load_n(&exit_callback, __ATOMIC_ACQUIRE);
+    if (callback != NULL) {
+        callback(record->bytes);
     }
     record->epoch.depth = 0;
     __atomic_store_n(&record->epoch.state, 0, __ATOMIC_RELEASE);
@@ -145,8 +135,8 @@ bool crg_read_active(void) {
     return record != NULL && record->epoch.depth > 0;
 }
 
-/* Advances the epoch by one if every reader in a section has seen the current
- * one. The epoch mutex must be held. */
+/* Advances the epoch by one if every thread in a section entered it in the
+ * current one. The epoch mutex must be held. */
 static bool crg_try_advance(void) {
     uint64_t epoch = __atomic_load_n(&crg_internal_epoch, __ATOMIC_RELAXED);
     /* Pairs with the fence in crg_read_begin: a reader whose section began
@@ -181,8 +171,7 @@ void crg_retire_embedded(crg_retire_node *node, crg_node_release_fn release) {
     pthread_mutex_unlock(&epoch_mutex);
 }
 
-/* What crg_retire queues: a node of its own around the caller's object,
- * and the allocator that gives the box back. */
+/* What crg_retire queues: a node around the caller's object. */
 struct crg_retire_box {
     crg_retire_node node;
     crg_allocator allocator;
@@ -234,8 +223,8 @@ int crg_retire(void *object, crg_release_fn release, void *context) {
     return crg_retire_with(NULL, object, release, context);
 }
 
-/* crg_collect; a reader leaving its section (`leaving`, its record) takes
- * the mutex only if it is free, and notes what it saw. */
+/* crg_collect; a thread leaving its section (`leaving`) takes the mutex only
+ * if it is free, and notes what it saw. */
 static size_t crg_collect_from(crg_record_epoch *leaving) {
     if (collecting || __atomic_load_n(&crg_internal_retired, __ATOMIC_RELAXED) == 0) {
         return 0;
@@ -284,9 +273,7 @@ static size_t crg_collect_from(crg_record_epoch *leaving) {
         collecting = true;
         while (ready != NULL) {
             crg_retire_node *node = ready;
-            /* The release frees the object the node is embedded in: take
-             * the link first. */
-            ready = node->next;
+            ready = node->next; /* before the release frees the node */
             node->release(node);
         }
         collecting = false;
@@ -310,10 +297,10 @@ void crg_internal_collect_leaving(crg_record_epoch *reader) {
 
 void crg_thread_set_object(void *object, crg_release_fn release) {
     crg_thread_record *record = crg_thread_record_current();
-    void *previous = record->cold;
-    crg_release_fn previous_release = record->cold_release;
-    record->cold = object;
-    record->cold_release = release;
+    void *previous = record->object;
+    crg_release_fn previous_release = record->object_release;
+    record->object = object;
+    record->object_release = release;
     if (previous != NULL && previous_release != NULL) {
         previous_release(previous, NULL);
     }

@@ -1,6 +1,4 @@
-/*
- * The writers' recursive mutex and its conditions. See include/crg_mutex.h.
- */
+/* The writers' recursive mutex and its conditions. See include/crg_mutex.h. */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE
 #endif
@@ -15,26 +13,20 @@
 
 #include "crg_private.h"
 
-/* The fields every lock and unlock writes (owner, depth, the pthread mutex)
- * share one cache line: the struct starts on a 64-byte boundary, so under
- * contention one line moves between cores rather than two. What frees it
- * comes last, on a line of its own. */
+/* What every lock and unlock writes shares one cache line (the struct starts
+ * on a 64-byte boundary): under contention one line moves between cores. */
 struct crg_mutex {
     pthread_mutex_t mutex;
-    /* The holder's identity (the address of a thread-local), or NULL. Written
-     * by the holder with the pthread mutex held, read by anyone (atomically):
-     * by the holder to recognise recursion, by others to decide whether to
-     * spin or to try. */
+    /* The holder's identity (the address of a thread-local), or NULL: written
+     * by the holder, read by anyone (atomically), by the holder to recognise
+     * recursion, by others to decide whether to spin or to try. */
     const void *owner;
-    unsigned depth; /* the holder's recursion depth; the holder's alone */
-    /* Whether this holding has stepped the version (made it odd): the
-     * holder's alone. Set by the first stepping acquisition, outermost or
-     * nested; the outermost release steps it back to even. */
+    unsigned depth; /* the holder's */
+    /* Whether this holding has stepped the version (odd), from the first
+     * stepping acquisition on; the outermost release steps it back. */
     bool stepped;
     size_t references;
-    /* Whether taking and letting go of it steps the per-thread caches'
-     * version (crg_tcache.h): set once, for the registry's mutex. */
-    bool versioned;
+    bool versioned; /* taking it steps the caches' version (crg_tcache.h) */
     crg_allocator allocator;
     void *memory;   /* what was allocated: the mutex starts on a cache line inside it */
 };
@@ -91,14 +83,12 @@ void crg_mutex_release(crg_mutex *m) {
     }
 }
 
-/* How many times a contended lock watches the owner before the thread sleeps
- * in pthread_mutex_lock. The sections guarded are short, so a brief spin
- * usually wins the lock without a futex round trip. */
+/* How often a contended lock watches the owner before it sleeps: a brief spin
+ * usually wins a short section's lock without a futex round trip. */
 enum { CRG_SPINS = 100 };
 
-/* The holder steps the version to odd, if the mutex is versioned and this
- * holding has not yet: a write may be under way. Ordered before anything
- * the holder retires (crg_retire begins with a full fence). */
+/* The holder makes the version odd (a write may be under way), once per
+ * holding, before anything it retires (crg_retire begins with a full fence). */
 static inline void crg_mutex_step(crg_mutex *m) {
     if (!m->stepped && __atomic_load_n(&m->versioned, __ATOMIC_RELAXED)) {
         m->stepped = true;
@@ -115,8 +105,7 @@ static inline void crg_mutex_acquired(crg_mutex *m, const void *self, bool step)
     }
 }
 
-/* The holder is about to let go of the pthread mutex (unlock or wait):
- * returns whether this holding had stepped the version. */
+/* Before the holder lets go (unlock or wait): whether it had stepped. */
 static inline bool crg_mutex_releasing(crg_mutex *m) {
     bool stepped = m->stepped;
     if (stepped) {
@@ -142,17 +131,13 @@ static inline void crg_mutex_lock_stepping(crg_mutex *m, bool step) {
         }
         return;
     }
-    if (CRG_LIKELY(owner == NULL) && pthread_mutex_trylock(&m->mutex) == 0) {
-        crg_mutex_acquired(m, self, step);
-        return;
-    }
     /* Test and test-and-set: read until the lock looks free, then try. */
-    for (int i = 0; i < CRG_SPINS; i++) {
-        crg_cpu_relax();
-        if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) == NULL && pthread_mutex_trylock(&m->mutex) == 0) {
+    for (int i = 0; i < CRG_SPINS; i++, owner = __atomic_load_n(&m->owner, __ATOMIC_RELAXED)) {
+        if (owner == NULL && pthread_mutex_trylock(&m->mutex) == 0) {
             crg_mutex_acquired(m, self, step);
             return;
         }
+        crg_cpu_relax();
     }
     pthread_mutex_lock(&m->mutex);
     crg_mutex_acquired(m, self, step);
@@ -216,7 +201,9 @@ void crg_condition_destroy(crg_condition *c) {
     }
 }
 
-int crg_condition_wait(crg_condition *c, crg_mutex *m) {
+/* Waits on `c`, `m` held exactly once, until signalled or `deadline` (NULL:
+ * none) passes. */
+static int crg_condition_wait_until(crg_condition *c, crg_mutex *m, const struct timespec *deadline) {
     const void *self = crg_self();
     if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != self || m->depth != 1) {
         return EDEADLK;
@@ -224,29 +211,24 @@ int crg_condition_wait(crg_condition *c, crg_mutex *m) {
     m->depth = 0;
     bool stepped = crg_mutex_releasing(m);
     __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
-    pthread_cond_wait(&c->condition, &m->mutex);
+    int rc = deadline != NULL ? pthread_cond_timedwait(&c->condition, &m->mutex, deadline)
+                              : pthread_cond_wait(&c->condition, &m->mutex);
     crg_mutex_acquired(m, self, stepped);
-    return 0;
+    return rc == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+int crg_condition_wait(crg_condition *c, crg_mutex *m) {
+    return crg_condition_wait_until(c, m, NULL);
 }
 
 int crg_condition_wait_for(crg_condition *c, crg_mutex *m, uint64_t timeout_ns) {
-    const void *self = crg_self();
-    if (__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != self || m->depth != 1) {
-        return EDEADLK;
-    }
-    /* Against the realtime clock, the one every platform's
-     * pthread_cond_timedwait takes. */
+    /* The realtime clock: every platform's pthread_cond_timedwait takes it. */
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     uint64_t nanoseconds = (uint64_t)deadline.tv_nsec + timeout_ns % 1000000000u;
     deadline.tv_sec += (time_t)(timeout_ns / 1000000000u + nanoseconds / 1000000000u);
     deadline.tv_nsec = (long)(nanoseconds % 1000000000u);
-    m->depth = 0;
-    bool stepped = crg_mutex_releasing(m);
-    __atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
-    int rc = pthread_cond_timedwait(&c->condition, &m->mutex, &deadline);
-    crg_mutex_acquired(m, self, stepped);
-    return rc == ETIMEDOUT ? ETIMEDOUT : 0;
+    return crg_condition_wait_until(c, m, &deadline);
 }
 
 void crg_condition_broadcast(crg_condition *c) {

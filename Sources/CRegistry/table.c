@@ -1,15 +1,9 @@
 /*
- * The table and containers. See include/crg_table.h for the contract and
- * invariants, and crg_table_inline.h for the layout of a slot array; comments
- * here explain how the code keeps them.
- *
- * Every element of a live slot array (meta words, entries, names, hashes) is
- * written by writers (holding the table's mutex) and read by readers (holding
- * nothing) through __atomic builtins: meta words, hashes and types relaxed,
- * name and value pointers release/acquire, so a reader that sees a pointer
- * also sees what it points to. Writers move slots only inside a sequence
- * write section; readers check the sequence number around each probe and
- * retry if it moved.
+ * The table. See include/crg_table.h for the contract and crg_table_inline.h
+ * for the layout. The elements of a live slot array are written and read
+ * through __atomic builtins: meta words, hashes and types relaxed, name and
+ * value pointers release/acquire (a reader that sees a pointer sees what it
+ * points to).
  */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* O_CLOEXEC, clock_gettime under -std=c11 */
@@ -28,35 +22,23 @@
 #include <sys/random.h>
 #endif
 
-/* The whole of XXH3 is compiled into this file, so hashing a 16-byte key is a
- * few inlined instructions and nothing links against libxxhash. */
 #include "crg_xxhash.h"
 
 #include "crg_private.h"
 
-/* Shorter names for the layout helpers of crg_table_inline.h. */
 #define crg_distance crg_internal_distance
-#define ENTRIES(s) crg_internal_entries(s)
-#define NAMES(s) crg_internal_names((s), (s)->mask)
-#define HASHES(s) crg_internal_hashes((s), (s)->mask)
-#define META(s) ((s)->meta)
 
 #define LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
-/* ------------------------------------------------------------------------ */
-/* Seed and hashing                                                          */
-/* ------------------------------------------------------------------------ */
+/* ---- Seed and hashing --------------------------------------------------- */
 
-/* Written once under pthread_once; every table is created after that, and
- * keys reach tables through release/acquire chains, so any thread hashing for
- * a table sees the seed and the constants derived from it. */
+/* Written once under pthread_once, before the first table is created (keys
+ * reach tables through release/acquire chains); crg_seeded is set last, so
+ * a name hash checks the seed with one load. */
 static uint64_t crg_seed;
 static pthread_once_t crg_seed_once = PTHREAD_ONCE_INIT;
-/* Set (release) once crg_seed is: a name hash checks it with one load
- * rather than a pthread_once call. */
 static bool crg_seeded;
 crg_hash_keys crg_internal_hash_keys;
 
@@ -125,19 +107,9 @@ uint64_t crg_name_hash(const void *bytes, size_t len) {
     return XXH3_64bits_withSeed(len ? bytes : empty, len, crg_seed);
 }
 
-/* The stored hash of a key, kept in the key: XXH3 over the type alone for a
- * key with no name, over (type, name hash) for a named key, under different
- * seeds, so the two kinds differ even when a name's hash happens to be 0. 0
- * means a key not hashed yet, so it is remapped. Computed by the header's
- * inline XXH3 (crg_internal_hash_key); crg_internal_hash_check proves it
- * equal to the library's XXH3_64bits_withSeed. */
 uint64_t crg_internal_key_hash(crg_key *key) {
     key->hash = crg_internal_hash_key(&crg_internal_hash_keys, key);
     return key->hash;
-}
-
-static inline uint64_t crg_key_hash(crg_key *key) {
-    return crg_internal_key_hash_inline(key);
 }
 
 int crg_internal_hash_check(const uint64_t *seed, uint64_t type, uint64_t name_hash) {
@@ -145,40 +117,23 @@ int crg_internal_hash_check(const uint64_t *seed, uint64_t type, uint64_t name_h
     const uint64_t used = seed != NULL ? *seed : crg_seed;
     const crg_hash_keys keys = seed != NULL ? crg_hash_keys_for(*seed) : crg_internal_hash_keys;
     const uint64_t words[2] = { type, name_hash };
-    int mismatches = 0;
-    if (crg_internal_hash_unnamed(&keys, type) != XXH3_64bits_withSeed(&words[0], 8, used)) {
-        mismatches |= 1;
-    }
-    if (crg_internal_hash_named(&keys, type, name_hash) != XXH3_64bits_withSeed(words, 16, used + 1)) {
-        mismatches |= 2;
-    }
-    if (seed == NULL) {
-        crg_key unnamed = crg_key_unnamed(type), named = crg_key_named(type, NULL, 0, name_hash);
-        const uint64_t expected_unnamed = XXH3_64bits_withSeed(&words[0], 8, used);
-        const uint64_t expected_named = XXH3_64bits_withSeed(words, 16, used + 1);
-        if (crg_internal_key_hash(&unnamed) != (expected_unnamed ? expected_unnamed : 1)) {
-            mismatches |= 4;
-        }
-        if (crg_internal_key_hash(&named) != (expected_named ? expected_named : 1)) {
-            mismatches |= 8;
-        }
-    }
-    return mismatches;
+    const uint64_t unnamed = XXH3_64bits_withSeed(&words[0], 8, used), named = XXH3_64bits_withSeed(words, 16, used + 1);
+    crg_key unnamed_key = crg_key_unnamed(type), named_key = crg_key_named(type, NULL, 0, name_hash);
+    /* The stored hashes too (0 remapped to 1), for the process's seed. */
+    const bool stored = seed == NULL;
+    return (crg_internal_hash_unnamed(&keys, type) != unnamed) | (crg_internal_hash_named(&keys, type, name_hash) != named) << 1 |
+           (stored && crg_internal_key_hash(&unnamed_key) != (unnamed ? unnamed : 1)) << 2 |
+           (stored && crg_internal_key_hash(&named_key) != (named ? named : 1)) << 3;
 }
 
 static inline bool crg_key_valid(const crg_key *key) {
     return key != NULL && (!key->has_name || key->name != NULL || key->name_len == 0);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Memory                                                                    */
-/* ------------------------------------------------------------------------ */
+/* ---- Memory ------------------------------------------------------------- */
 
 struct crg_table {
-    /* What readers read, first: the sequence number, odd while a writer moves
-     * slots, and the current array (an atomic pointer). The inline lookup
-     * (crg_table_inline.h) reads the table through this head. */
-    crg_table_head head;
+    crg_table_head head; /* what readers read (crg_find) */
     /* The rest is the writers', under the mutex. */
     size_t count;
     size_t min_capacity;
@@ -191,12 +146,11 @@ struct crg_table {
     void *memory;     /* what was allocated: the table starts on a cache line inside it */
 };
 
-/* crg_find reads a crg_table as its head: a pointer to a struct is a pointer
- * to its first member, and these keep it first. */
+/* crg_find reads a crg_table as its head, its first member. */
 _Static_assert(offsetof(struct crg_table, head) == 0, "the head starts the table");
 
 /* The array of a new or cleared table: one empty slot, never written, laid
- * out as crg_slots_create lays out arrays (the checks below hold it to that). */
+ * out as crg_slots_create lays out arrays. */
 static struct {
     crg_slots header;
     crg_slot entries[1];
@@ -205,19 +159,15 @@ static struct {
     uint16_t meta[1];
 } crg_empty = { .header = { .mask = 0, .meta = crg_empty.meta, .is_static = true } };
 _Static_assert(offsetof(__typeof__(crg_empty), entries) == sizeof(crg_slots), "entries follow the header");
-_Static_assert(offsetof(__typeof__(crg_empty), names) == sizeof(crg_slots) + sizeof(crg_slot), "then names");
-_Static_assert(offsetof(__typeof__(crg_empty), hashes) == sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *),
-               "then hashes");
 _Static_assert(offsetof(__typeof__(crg_empty), meta) ==
                    sizeof(crg_slots) + sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t),
-               "then meta");
+               "then names, hashes and meta");
 
 enum { CRG_MIN_CAPACITY = 8, CRG_ALIGN = 64 };
 
-/* At most 3/4 of the slots are used (as in Swift's Dictionary): probes stay
- * short enough that most end at or next to home, with few branches to
- * mispredict. The smallest array is the exception: its 8 slots, one or two
- * cache lines of meta and entries, hold 7 keys, the default capacity. */
+/* At most 3/4 of the slots are used (as in Swift's Dictionary), so most
+ * probes end at or next to home; the smallest array's 8 slots hold 7 keys,
+ * the default capacity. */
 static inline size_t crg_max_load(size_t capacity) {
     return capacity <= CRG_MIN_CAPACITY ? capacity - capacity / 8 : capacity - capacity / 4;
 }
@@ -243,14 +193,10 @@ static size_t crg_capacity_for(size_t keys) {
     return capacity;
 }
 
-/* A zeroed array of `capacity` slots: the header, then entries (starting on a
- * cache line), names and hashes (multiples of 64 bytes for capacity >= 8, so
- * each starts on a line too) and meta. The allocation runs to the end of
- * meta's last line, and the header's line with the mask and the meta pointer
- * lies inside it too, so no line a probe reads is shared with another
- * allocation: a neighbour written all the time (say, the reference count of
- * the very instance a scope caches here) would otherwise make every probe
- * miss while other threads write it. */
+/* A zeroed array of `capacity` slots, each of its arrays starting on a cache
+ * line. The allocation covers every line a probe reads (the header's last
+ * line, with the mask and the meta pointer, to meta's last line), so no
+ * other allocation's writes (say, a reference count) share them. */
 _Static_assert(sizeof(crg_slots) - offsetof(crg_slots, mask) <= CRG_ALIGN,
                "mask and meta pointer lie in the header's last line, which is inside the allocation");
 static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
@@ -270,18 +216,15 @@ static crg_slots *crg_slots_create(const crg_table *t, size_t capacity) {
     return s;
 }
 
-/* A name as allocated: what only writers use (the node that retires it and
- * the allocator that frees it), then the crg_name readers see (its length),
- * then its bytes. */
+/* A name as allocated: what only writers use, then the crg_name readers
+ * see (its length), then its bytes. */
 typedef struct crg_name_block {
     crg_retire_node node;
     crg_allocator allocator;
     crg_name name;
 } crg_name_block;
 #if UINTPTR_MAX == UINT64_MAX
-/* The writers' part is a multiple of 16 bytes, so the length and a short
- * name's bytes lie in the 16-byte-aligned stretch where the allocation
- * started, as if the name were allocated alone. */
+/* The length and a short name's bytes keep the allocation's 16-byte alignment. */
 _Static_assert(offsetof(crg_name_block, name) % 16 == 0, "the name keeps the allocation's alignment");
 #endif
 
@@ -318,18 +261,33 @@ static void crg_release_name(crg_retire_node *node) {
     crg_name_free(&CRG_CONTAINER_OF(node, crg_name_block, node)->name);
 }
 
+/* A slot array's four arrays, found once per operation: a hash stored could
+ * be the header's mask, as far as the compiler knows. */
+typedef struct crg_arrays {
+    size_t mask;
+    uint16_t *meta;
+    crg_slot *entries;
+    crg_name **names;
+    uint64_t *hashes;
+} crg_arrays;
+
+static inline crg_arrays crg_arrays_of(crg_slots *s) {
+    const crg_arrays a = { s->mask, s->meta, crg_internal_entries(s), crg_internal_names(s, s->mask),
+                           crg_internal_hashes(s, s->mask) };
+    return a;
+}
+
 /* Releases a retired array: its contents first, if it took them along. */
 static void crg_release_slots(crg_retire_node *node) {
     crg_slots *s = CRG_CONTAINER_OF(node, crg_slots, retire);
-    if (s->owns_contents) {
-        for (size_t i = 0; i <= s->mask; i++) {
-            if (META(s)[i] != 0) {
-                if (NAMES(s)[i] != NULL) {
-                    crg_name_free(NAMES(s)[i]);
-                }
-                if (s->release != NULL) {
-                    s->release(ENTRIES(s)[i].value, s->release_context);
-                }
+    const crg_arrays a = crg_arrays_of(s);
+    for (size_t i = 0; s->owns_contents && i <= a.mask; i++) {
+        if (a.meta[i] != 0) {
+            if (a.names[i] != NULL) {
+                crg_name_free(a.names[i]);
+            }
+            if (s->release != NULL) {
+                s->release(a.entries[i].value, s->release_context);
             }
         }
     }
@@ -353,20 +311,18 @@ static void crg_retire_name(crg_name *name) {
     }
 }
 
-/* ------------------------------------------------------------------------ */
-/* Reading (the inline lookups are in crg_table_inline.h)                    */
-/* ------------------------------------------------------------------------ */
+/* ---- Reading (the inline lookups are in crg_table_inline.h) ------------- */
 
 int crg_internal_find_locked(crg_table *t, crg_key *key, void **value) {
     /* A writer keeps moving slots: wait for it once, and probe in peace. */
     crg_mutex_lock(t->mutex);
-    crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
-    if (index >= 0 && value != NULL) {
-        *value = ENTRIES(s)[index].value;
+    crg_slot *entry = crg_internal_probe_entry(t->head.slots, crg_internal_probe_key(key),
+                                               crg_internal_key_hash_inline(key), key);
+    if (entry != NULL && value != NULL) {
+        *value = entry->value;
     }
     crg_mutex_unlock(t->mutex);
-    return index >= 0 ? 0 : ENOENT;
+    return entry != NULL ? 0 : ENOENT;
 }
 
 /* A probe that has gone CRG_INTERNAL_FAR - 1 or more slots from home (only runs
@@ -380,7 +336,7 @@ ptrdiff_t crg_internal_probe_far(crg_slots *s, const crg_key *key, uint64_t hash
         if (word == 0) {
             return -1;
         }
-        const uint64_t stored = LOAD_RELAXED(&HASHES(s)[index]);
+        const uint64_t stored = LOAD_RELAXED(&crg_internal_hashes(s, mask)[index]);
         const size_t resident = (word >> 8) < CRG_INTERNAL_FAR ? (size_t)(word >> 8) - 1
                                                                : crg_distance(index, stored, mask);
         if (resident < distance) {
@@ -402,9 +358,7 @@ int crg_get(crg_table *t, crg_key *key, void **value) {
     return rc;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Writing                                                                   */
-/* ------------------------------------------------------------------------ */
+/* ---- Writing ------------------------------------------------------------ */
 
 /* Slots move only between these two. The first store makes the sequence odd
  * before any slot changes (the release fence orders it before them); the last
@@ -428,96 +382,116 @@ typedef struct crg_record {
 
 /* Stores an entry at `index`, `distance` slots from its home. Atomic stores:
  * the array may be live (inside a write section). */
-static inline void crg_record_store(crg_slots *s, size_t index, const crg_record *entry, size_t distance) {
-    STORE_RELAXED(&HASHES(s)[index], entry->hash);
-    STORE_RELAXED(&ENTRIES(s)[index].type, entry->type);
-    STORE_RELEASE(&NAMES(s)[index], entry->name);
-    STORE_RELEASE(&ENTRIES(s)[index].value, entry->value);
-    STORE_RELAXED(&META(s)[index], crg_internal_meta(crg_internal_tag(entry->hash, entry->name != NULL), distance));
+static inline void crg_record_store(const crg_arrays *a, size_t index, const crg_record *entry, size_t distance) {
+    STORE_RELAXED(&a->hashes[index], entry->hash);
+    STORE_RELAXED(&a->entries[index].type, entry->type);
+    STORE_RELEASE(&a->names[index], entry->name);
+    STORE_RELEASE(&a->entries[index].value, entry->value);
+    STORE_RELAXED(&a->meta[index], crg_internal_meta(crg_internal_tag(entry->hash, entry->name != NULL), distance));
 }
 
-static inline void crg_record_erase(crg_slots *s, size_t index) {
-    STORE_RELAXED(&META(s)[index], (uint16_t)0);
-    STORE_RELAXED(&HASHES(s)[index], (uint64_t)0);
-    STORE_RELAXED(&ENTRIES(s)[index].type, (uint64_t)0);
-    STORE_RELEASE(&NAMES(s)[index], (crg_name *)NULL);
-    STORE_RELEASE(&ENTRIES(s)[index].value, (void *)NULL);
+static inline void crg_record_erase(const crg_arrays *a, size_t index) {
+    STORE_RELAXED(&a->meta[index], (uint16_t)0);
+    STORE_RELAXED(&a->hashes[index], (uint64_t)0);
+    STORE_RELAXED(&a->entries[index].type, (uint64_t)0);
+    STORE_RELEASE(&a->names[index], (crg_name *)NULL);
+    STORE_RELEASE(&a->entries[index].value, (void *)NULL);
 }
 
 /* Writers read what only they write: no ordering needed. */
-static inline crg_record crg_record_load(crg_slots *s, size_t index) {
-    crg_record entry = { LOAD_RELAXED(&HASHES(s)[index]), LOAD_RELAXED(&ENTRIES(s)[index].type),
-                         LOAD_RELAXED(&NAMES(s)[index]), LOAD_RELAXED(&ENTRIES(s)[index].value) };
+static inline crg_record crg_record_load(const crg_arrays *a, size_t index) {
+    crg_record entry = { LOAD_RELAXED(&a->hashes[index]), LOAD_RELAXED(&a->entries[index].type),
+                         LOAD_RELAXED(&a->names[index]), LOAD_RELAXED(&a->entries[index].value) };
     return entry;
 }
 
-static inline bool crg_occupied(crg_slots *s, size_t index) {
-    return LOAD_RELAXED(&META(s)[index]) != 0;
+static inline bool crg_occupied(const crg_arrays *a, size_t index) {
+    return LOAD_RELAXED(&a->meta[index]) != 0;
 }
 
-/* Places an entry known to be absent into an array with a free slot, Robin
- * Hood style. */
-static void crg_place(crg_slots *s, crg_record entry) {
-    const size_t mask = s->mask;
-    size_t index = (size_t)entry.hash & mask;
-    size_t distance = 0;
+/* Where `key` is, or would go: the walk from its home stops at its slot, or
+ * at the first one empty or holding an entry closer to its own home (where
+ * Robin Hood order puts the key). Writers: exact distances, from the hashes. */
+typedef struct crg_position {
+    size_t index;
+    size_t distance;
+    bool found;
+} crg_position;
+
+static inline CRG_ALWAYS_INLINE crg_position crg_locate(crg_slots *s, const crg_arrays *a, const crg_key *key,
+                                                        uint64_t hash) {
+    const unsigned tag = crg_internal_tag(hash, key->has_name);
+    crg_position at = { (size_t)hash & a->mask, 0, false };
     for (;;) {
-        if (!crg_occupied(s, index)) {
-            crg_record_store(s, index, &entry, distance);
+        const unsigned word = LOAD_RELAXED(&a->meta[at.index]);
+        const uint64_t stored = LOAD_RELAXED(&a->hashes[at.index]);
+        if (word == 0 || crg_distance(at.index, stored, a->mask) < at.distance) {
+            return at;
+        }
+        if (stored == hash && (word & 0xFFu) == tag &&
+            crg_internal_entry_matches(s, a->mask, at.index, crg_internal_probe_key(key), key)) {
+            at.found = true;
+            return at;
+        }
+        at.index = (at.index + 1) & a->mask;
+        at.distance++;
+    }
+}
+
+/* Puts `entry`, a key not in the array (which has a free slot), at `index`,
+ * `distance` from its home, and pushes the residents it displaces on. */
+static inline void crg_place(const crg_arrays *a, crg_record entry, size_t index, size_t distance) {
+    for (;;) {
+        if (!crg_occupied(a, index)) {
+            crg_record_store(a, index, &entry, distance);
             return;
         }
-        size_t resident_distance = crg_distance(index, LOAD_RELAXED(&HASHES(s)[index]), mask);
+        size_t resident_distance = crg_distance(index, LOAD_RELAXED(&a->hashes[index]), a->mask);
         if (resident_distance < distance) {
             /* Take from the rich: the resident is closer to home than we are. */
-            crg_record resident = crg_record_load(s, index);
-            crg_record_store(s, index, &entry, distance);
+            crg_record resident = crg_record_load(a, index);
+            crg_record_store(a, index, &entry, distance);
             entry = resident;
             distance = resident_distance;
         }
-        index = (index + 1) & mask;
+        index = (index + 1) & a->mask;
         distance++;
     }
 }
 
-/* Moves every entry into a new array of `capacity` slots, and `extra` too
- * when it is not NULL (a key not in the table, whose name the table now
- * owns), then publishes the new array and retires the old one. The old
- * array is never changed, so readers still on it see a consistent table; the
- * new one is private until published. On ENOMEM nothing changed. */
+/* Moves every entry, and `extra` (a new key) when not NULL, into a new array
+ * of `capacity` slots, publishes it and retires the old one, which is never
+ * changed: readers still on it see a consistent table. ENOMEM: no change. */
 static int crg_resize(crg_table *t, size_t capacity, const crg_record *extra) {
     crg_slots *fresh = crg_slots_create(t, capacity);
     if (fresh == NULL) {
         return ENOMEM;
     }
     crg_slots *old = t->head.slots;
-    for (size_t i = 0; i <= old->mask; i++) {
-        if (crg_occupied(old, i)) {
-            crg_place(fresh, crg_record_load(old, i));
+    const crg_arrays from = crg_arrays_of(old), to = crg_arrays_of(fresh);
+    for (size_t i = 0; i <= from.mask; i++) {
+        if (crg_occupied(&from, i)) {
+            const crg_record entry = crg_record_load(&from, i);
+            crg_place(&to, entry, (size_t)entry.hash & to.mask, 0);
         }
     }
     if (extra != NULL) {
-        crg_place(fresh, *extra);
+        crg_place(&to, *extra, (size_t)extra->hash & to.mask, 0);
     }
     STORE_RELEASE(&t->head.slots, fresh);
     crg_retire_slots(old, false, t);
     return 0;
 }
 
-/* Small arrays grow four times over, larger ones twice: a container's
- * tables fill from a few entries to a few hundred while an app registers and
- * builds, and each growth allocates, clears and refills a whole array. */
-enum { CRG_QUADRUPLE_BELOW = 1024 };
-
-/* Adds `entry` (a key not in the table) through a larger array: the first
- * real one for a table still on the shared empty array, otherwise one of
- * four times the capacity (below CRG_QUADRUPLE_BELOW slots) or twice.
- * ENOMEM (nothing changed) when that cannot be had. */
+/* Adds `entry` (a new key) through a larger array: the first real one, or
+ * four times the capacity below 1,024 slots (half as many moves for tables
+ * that fill to a few hundred while an app starts), or twice. */
 static int crg_grow(crg_table *t, const crg_record *entry) {
     const crg_slots *s = t->head.slots;
     size_t target = t->min_capacity;
     if (!s->is_static) {
         const size_t capacity = s->mask + 1;
-        const size_t factor = capacity < CRG_QUADRUPLE_BELOW ? 4 : 2;
+        const size_t factor = capacity < 1024 ? 4 : 2;
         if (capacity > SIZE_MAX / factor || !crg_capacity_fits(capacity * factor)) {
             return ENOMEM;
         }
@@ -592,25 +566,9 @@ crg_mutex *crg_table_mutex(crg_table *t) {
     return t ? t->mutex : NULL;
 }
 
-/* Retiring a value that leaves a table that owns its values takes a node
- * (crg_retire_box), allocated before the change so that the change itself
- * cannot fail. NULL when the table does not own values (*rc untouched) or
- * when out of memory (*rc = ENOMEM). */
-static crg_retire_box *crg_value_box_create(crg_table *t, int *rc) {
-    if (t->release == NULL) {
-        return NULL;
-    }
-    crg_retire_box *box = crg_retire_box_create(&t->allocator);
-    if (box == NULL) {
-        *rc = ENOMEM;
-    }
-    return box;
-}
-
-/* With CRG_INTERNAL_CHECKS, every write ends by checking the table's layout
- * invariants (crg_check_locked). Tables up to 512 entries are checked after
- * every write, larger ones whenever their count reaches a power of two, so
- * that growing to a million keys stays linear. */
+/* With CRG_INTERNAL_CHECKS, a write ends by checking the layout invariants:
+ * always up to 512 entries, then at each power of two (growing to a million
+ * keys stays linear). */
 #ifdef CRG_INTERNAL_CHECKS
 static int crg_check_locked(const crg_table *t, size_t *where);
 
@@ -637,16 +595,18 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     if (CRG_UNLIKELY(t->busy)) {
         return EBUSY;
     }
-    const uint64_t hash = crg_key_hash(key);
+    const uint64_t hash = crg_internal_key_hash_inline(key);
     crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), hash, key);
-    if (index >= 0) {
-        int rc = 0;
-        crg_retire_box *box = crg_value_box_create(t, &rc);
-        if (rc != 0) {
-            return rc;
+    const crg_arrays a = crg_arrays_of(s);
+    const crg_position at = crg_locate(s, &a, key, hash);
+    if (at.found) {
+        /* A value an owning table lets go is retired through a node made
+         * before the change, so that the change cannot fail. */
+        crg_retire_box *box = t->release != NULL ? crg_retire_box_create(&t->allocator) : NULL;
+        if (t->release != NULL && box == NULL) {
+            return ENOMEM;
         }
-        crg_slot *slot = &ENTRIES(s)[index];
+        crg_slot *slot = &a.entries[at.index];
         void *old = LOAD_RELAXED(&slot->value);
         crg_write_begin(t);
         STORE_RELEASE(&slot->value, value);
@@ -681,7 +641,7 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
         }
     } else {
         crg_write_begin(t);
-        crg_place(s, entry);
+        crg_place(&a, entry, at.index, at.distance);
         crg_write_end(t);
     }
     t->count++;
@@ -692,13 +652,27 @@ int crg_put_locked(crg_table *t, crg_key *key, void *value, void **previous) {
     return 0;
 }
 
-int crg_put(crg_table *t, crg_key *key, void *value, void **previous) {
+int crg_reserve_locked(crg_table *t, size_t count) {
     if (t == NULL) {
         return EINVAL;
     }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_put_locked(t, key, value, previous);
-    crg_mutex_unlock(t->mutex);
+    CRG_ASSERT_HELD(t->mutex);
+    if (t->busy) {
+        return EBUSY;
+    }
+    /* At most half full (3/4 of the capacity holds 1.5 * count): a table
+     * filled to its load bound probes several slots per insert. */
+    size_t capacity = count <= SIZE_MAX / 2 ? crg_capacity_for(count + count / 2) : 0;
+    if (capacity == 0) {
+        return ENOMEM;
+    }
+    capacity = capacity > t->min_capacity ? capacity : t->min_capacity;
+    const crg_slots *s = t->head.slots;
+    if (count == 0 || (!s->is_static && capacity <= s->mask + 1)) {
+        return 0;
+    }
+    int rc = crg_resize(t, capacity, NULL);
+    crg_internal_check_after_write(t, __func__);
     return rc;
 }
 
@@ -711,35 +685,35 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
         return EBUSY;
     }
     crg_slots *s = t->head.slots;
-    ptrdiff_t index = crg_internal_probe(s, crg_internal_probe_key(key), crg_key_hash(key), key);
-    if (index < 0) {
+    const crg_arrays a = crg_arrays_of(s);
+    const crg_position at = crg_locate(s, &a, key, crg_internal_key_hash_inline(key));
+    if (!at.found) {
         return ENOENT;
     }
-    int rc = 0;
-    crg_retire_box *box = crg_value_box_create(t, &rc);
-    if (rc != 0) {
-        return rc;
+    crg_retire_box *box = t->release != NULL ? crg_retire_box_create(&t->allocator) : NULL;
+    if (t->release != NULL && box == NULL) {
+        return ENOMEM;
     }
-    const size_t mask = s->mask;
-    crg_record removed = crg_record_load(s, (size_t)index);
+    const size_t mask = a.mask;
+    crg_record removed = crg_record_load(&a, at.index);
 
     /* Backward-shift: pull the rest of the run one slot towards home. */
     crg_write_begin(t);
-    size_t hole = (size_t)index;
+    size_t hole = at.index;
     for (;;) {
         size_t next = (hole + 1) & mask;
-        if (!crg_occupied(s, next)) {
+        if (!crg_occupied(&a, next)) {
             break;
         }
-        crg_record candidate = crg_record_load(s, next);
+        crg_record candidate = crg_record_load(&a, next);
         size_t distance = crg_distance(next, candidate.hash, mask);
         if (distance == 0) {
             break;
         }
-        crg_record_store(s, hole, &candidate, distance - 1);
+        crg_record_store(&a, hole, &candidate, distance - 1);
         hole = next;
     }
-    crg_record_erase(s, hole);
+    crg_record_erase(&a, hole);
     crg_write_end(t);
     t->count--;
 
@@ -767,14 +741,32 @@ int crg_remove_locked(crg_table *t, crg_key *key, void **value) {
     return 0;
 }
 
+/* The forms that take the table's mutex themselves (crg_testing.h). */
+#define CRG_LOCKING(t, call)              \
+    do {                                  \
+        if ((t) == NULL) {                \
+            return EINVAL;                \
+        }                                 \
+        crg_mutex_lock((t)->mutex);       \
+        const int rc = (call);            \
+        crg_mutex_unlock((t)->mutex);     \
+        return rc;                        \
+    } while (0)
+
+int crg_put(crg_table *t, crg_key *key, void *value, void **previous) {
+    CRG_LOCKING(t, crg_put_locked(t, key, value, previous));
+}
+
 int crg_remove(crg_table *t, crg_key *key, void **value) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_remove_locked(t, key, value);
-    crg_mutex_unlock(t->mutex);
-    return rc;
+    CRG_LOCKING(t, crg_remove_locked(t, key, value));
+}
+
+int crg_clear(crg_table *t, crg_release_fn drop, void *context) {
+    CRG_LOCKING(t, crg_clear_locked(t, drop, context));
+}
+
+int crg_iterate(crg_table *t, int (*visit)(const crg_entry *, void *), void *context) {
+    CRG_LOCKING(t, crg_iterate_locked(t, visit, context));
 }
 
 int crg_count(crg_table *t, size_t *count) {
@@ -797,10 +789,11 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     }
     crg_slots *s = t->head.slots;
     if (t->release == NULL && drop != NULL) {
+        const crg_arrays a = crg_arrays_of(s);
         t->busy++;
-        for (size_t i = 0; i <= s->mask; i++) {
-            if (crg_occupied(s, i)) {
-                drop(ENTRIES(s)[i].value, context);
+        for (size_t i = 0; i <= a.mask; i++) {
+            if (crg_occupied(&a, i)) {
+                drop(a.entries[i].value, context);
             }
         }
         t->busy--;
@@ -812,49 +805,29 @@ int crg_clear_locked(crg_table *t, crg_release_fn drop, void *context) {
     return 0;
 }
 
-int crg_clear(crg_table *t, crg_release_fn drop, void *context) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_clear_locked(t, drop, context);
-    crg_mutex_unlock(t->mutex);
-    return rc;
-}
-
 int crg_iterate_locked(crg_table *t, int (*visit)(const crg_entry *, void *), void *context) {
     if (t == NULL || visit == NULL) {
         return EINVAL;
     }
     CRG_ASSERT_HELD(t->mutex);
     int rc = 0;
-    crg_slots *s = t->head.slots;
+    const crg_arrays a = crg_arrays_of(t->head.slots);
     t->busy++;
-    for (size_t i = 0; i <= s->mask && rc == 0; i++) {
-        if (!crg_occupied(s, i)) {
+    for (size_t i = 0; i <= a.mask && rc == 0; i++) {
+        if (!crg_occupied(&a, i)) {
             continue;
         }
-        const crg_name *name = NAMES(s)[i];
+        const crg_name *name = a.names[i];
         crg_entry entry = {
-            ENTRIES(s)[i].type,
+            a.entries[i].type,
             name != NULL,
             name != NULL && name->len > 0 ? crg_internal_name_bytes(name) : NULL,
             name != NULL ? name->len : 0,
-            ENTRIES(s)[i].value,
+            a.entries[i].value,
         };
         rc = visit(&entry, context);
     }
     t->busy--;
-    return rc;
-}
-
-int crg_iterate(crg_table *t, int (*visit)(const crg_entry *, void *), void *context) {
-    if (t == NULL) {
-        return EINVAL;
-    }
-    crg_mutex_lock(t->mutex);
-    int rc = crg_iterate_locked(t, visit, context);
-    crg_mutex_unlock(t->mutex);
     return rc;
 }
 
@@ -864,10 +837,11 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     }
     crg_mutex_lock(t->mutex);
     crg_slots *s = t->head.slots;
-    crg_stats result = { t->count, s->is_static ? 0 : s->mask + 1, 0, 0 };
-    for (size_t i = 0; i <= s->mask; i++) {
-        if (crg_occupied(s, i)) {
-            size_t distance = crg_distance(i, HASHES(s)[i], s->mask);
+    const crg_arrays a = crg_arrays_of(s);
+    crg_stats result = { t->count, s->is_static ? 0 : a.mask + 1, 0, 0 };
+    for (size_t i = 0; i <= a.mask; i++) {
+        if (crg_occupied(&a, i)) {
+            size_t distance = crg_distance(i, a.hashes[i], a.mask);
             result.total_distance += distance;
             if (distance > result.max_distance) {
                 result.max_distance = distance;
@@ -879,9 +853,7 @@ int crg_get_stats(crg_table *t, crg_stats *stats) {
     return 0;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Invariants (tests and fuzzing)                                            */
-/* ------------------------------------------------------------------------ */
+/* ---- Invariants (tests and fuzzing) ------------------------------------- */
 
 /* The first broken invariant of `t`'s current array, and where; the mutex is
  * held. Slot checks compare each slot with the one before it, so a run that
@@ -899,12 +871,11 @@ static int crg_check_locked(const crg_table *t, size_t *where) {
     if (s->is_static ? s != &crg_empty.header || t->count != 0 : capacity < t->min_capacity) {
         return CRG_BROKEN_ARRAY;
     }
-    /* The arrays' bases once: the check runs after every operation of the
-     * model test and the fuzzer, in unoptimized builds too. */
-    const uint16_t *meta = META(s);
-    const crg_slot *entries = ENTRIES(s);
-    crg_name *const *names = NAMES(s);
-    const uint64_t *hashes = HASHES(s);
+    const crg_arrays a = crg_arrays_of(s);
+    const uint16_t *meta = a.meta;
+    const crg_slot *entries = a.entries;
+    crg_name *const *names = a.names;
+    const uint64_t *hashes = a.hashes;
     size_t occupied = 0;
     for (size_t i = 0; i <= mask; i++) {
         const unsigned word = LOAD_RELAXED(&meta[i]);
@@ -937,8 +908,7 @@ static int crg_check_locked(const crg_table *t, size_t *where) {
                 return CRG_BROKEN_ORDER;
             }
         }
-        key.hash = hash;
-        if (crg_internal_probe(s, crg_internal_probe_key(&key), hash, &key) != (ptrdiff_t)i) {
+        if (crg_internal_probe_entry(s, crg_internal_probe_key(&key), hash, &key) != &entries[i]) {
             return CRG_BROKEN_PROBE;
         }
     }

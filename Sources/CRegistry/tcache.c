@@ -1,7 +1,6 @@
-/*
- * The per-thread cache of cached instances. See include/crg_tcache.h.
- */
+/* The per-thread cache of lookups. See include/crg_tcache.h. */
 #include "crg_tcache.h"
+#include "crg_testing.h"
 
 #include <string.h>
 
@@ -9,7 +8,7 @@ _Static_assert(CRG_TCACHE_SETS == 128, "crg_tcache_set_index takes the top 7 bit
 _Static_assert(CRG_TCACHE_WAYS == 2, "crg_tcache_find and crg_tcache_fill look at two ways");
 
 /* Alone on its cache line: readers load it on every probe; only writers
- * (taking the registry mutex) store to it. Even: no write in progress. */
+ * (taking the versioned mutex) store to it. Even: no write in progress. */
 __attribute__((aligned(64))) crg_tcache_version_line crg_internal_tcache_line = {0, {0}};
 
 void crg_tcache_invalidate(void) {

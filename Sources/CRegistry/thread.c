@@ -1,6 +1,4 @@
-/*
- * Threads that may end early. See include/crg_thread.h.
- */
+/* Threads that may end early, and the pointer per thread. See include/crg_thread.h. */
 #include "crg_thread.h"
 
 #include <errno.h>
@@ -8,6 +6,8 @@
 #include <stdlib.h>
 
 #include "crg_private.h"
+
+CRG_THREAD_LOCAL void *crg_internal_thread_pointer = NULL;
 
 typedef struct crg_thread_start_info {
     void (*body)(void *);

@@ -14,7 +14,7 @@
  *
  * Build and run: make fuzz (FUZZ_SECONDS=60 by default).
  */
-#include "cregistry.h"
+#include "crg_testing.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -221,10 +221,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 CHECK(rc == ENOENT);
             }
             break;
-        default: /* clear now and then, otherwise a full check */
+        default: /* clear or reserve now and then, otherwise a full check */
             if (k.type == 0 && !k.has_name) {
                 CHECK(crg_clear(t, NULL, NULL) == 0);
                 model_count = 0;
+            } else if (k.type == 1 && !k.has_name) { /* fails whole or not at all */
+                crg_mutex *m = crg_table_mutex(t);
+                crg_mutex_lock(m);
+                rc = crg_reserve_locked(t, model_count + 4u * next(&r));
+                crg_mutex_unlock(m);
+                CHECK(rc == 0 || rc == ENOMEM);
             }
             check_everything(t);
             break;

@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import ResolverTestSupport
 import Testing
 #if canImport(Glibc)

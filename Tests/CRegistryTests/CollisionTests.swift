@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import Testing
 
 @Suite struct CollisionTests {

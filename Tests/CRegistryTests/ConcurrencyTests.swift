@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import ResolverTestSupport
 import Synchronization
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import ResolverTestSupport
 import Testing
 #if canImport(Glibc)
@@ -21,6 +22,7 @@ import Darwin
         #expect(crg_count(nil, &count) == EINVAL)
         #expect(crg_clear(nil, nil, nil) == EINVAL)
         #expect(crg_iterate(nil, { _, _ in 0 }, nil) == EINVAL)
+        #expect(crg_reserve_locked(nil, 10) == EINVAL)
         #expect(crg_create(nil, nil) == EINVAL)
         #expect(crg_container_create(nil, nil) == EINVAL)
         #expect(crg_container_find(nil, &key, &value) == EINVAL)
@@ -120,6 +122,12 @@ import Darwin
                 let after = table.stats
                 #expect(after.capacity == before.capacity && after.count == before.count)
             }
+            // A reservation that cannot have its array changes nothing, nor
+            // does one too large to represent.
+            allocator.remaining = 0
+            #expect(table.reserve(100) == ENOMEM)
+            #expect(table.reserve(Int.max) == ENOMEM)
+            #expect(table.entries() == model && table.stats.capacity == before.capacity)
             // Replacing an existing key needs no memory, so it still works.
             allocator.remaining = 0
             #expect(table.put(Key(3, "name-3"), 33) == (0, 4))
@@ -157,6 +165,7 @@ import Darwin
             box.codes.append(crg_put(box.raw, &key, pointer(3), nil))
             box.codes.append(crg_remove(box.raw, &key, nil))
             box.codes.append(crg_clear(box.raw, nil, nil))
+            box.codes.append(crg_reserve_locked(box.raw, 100))
             // Reading is allowed.
             var found: UnsafeMutableRawPointer?
             var own = crg_key_unnamed(entry.pointee.type)
@@ -165,7 +174,7 @@ import Darwin
             return box.seen == 1 ? 0 : 42
         }, Unmanaged.passUnretained(box).toOpaque())
         #expect(rc == 42, "the visitor's non-zero result stops the walk and is returned")
-        #expect(box.codes == [EBUSY, EBUSY, EBUSY, 0, EBUSY, EBUSY, EBUSY, 0])
+        #expect(box.codes == [EBUSY, EBUSY, EBUSY, EBUSY, 0, EBUSY, EBUSY, EBUSY, EBUSY, 0])
         #expect(table.count == 2)
         // And after the walk, mutation works again.
         #expect(table.put(Key(3), 3).rc == 0)

@@ -77,6 +77,35 @@ import Testing
         #expect(table.stats.capacity == capacity)
     }
 
+    /// A reservation sizes the array once, so that the reserved keys fill at
+    /// most half of it: inserting up to the reserved count moves nothing
+    /// again. A smaller reservation changes nothing; a larger one moves every
+    /// entry into a new array; reserving nothing allocates nothing.
+    @Test func reservingSizesTheArrayOnceForABatch() {
+        func key(_ i: Int) -> Key { i % 3 == 0 ? Key(UInt64(i), "n\(i)") : Key(UInt64(i)) }
+        let table = Table()
+        #expect(table.reserve(0) == 0)
+        #expect(table.stats.capacity == 0, "reserving nothing allocates nothing")
+        #expect(table.reserve(191) == 0)
+        #expect(table.stats.capacity == 512)
+        var moved = 0
+        for i in 0..<191 {
+            table.put(key(i), i + 1)
+            if table.stats.capacity != 512 { moved += 1 }
+        }
+        #expect(moved == 0, "no insert up to the reserved count grew the table")
+        #expect(table.invariants.broken == 0)
+        #expect(table.reserve(100) == 0 && table.stats.capacity == 512)
+        #expect(table.reserve(1_000) == 0 && table.stats.capacity == 2_048)
+        #expect(table.invariants.broken == 0)
+        var wrong = 0
+        for i in 0..<191 where table.get(key(i)) != i + 1 { wrong += 1 }
+        #expect(wrong == 0 && table.count == 191)
+        // Small reservations keep the table's own minimum.
+        let small = Table(capacity: 100)
+        #expect(small.reserve(3) == 0 && small.stats.capacity == 256)
+    }
+
     /// Clearing allocates nothing: the table goes back to the shared empty
     /// array, and its first insert allocates the initial capacity again.
     @Test func clearReturnsEveryValueAndAllocatesNothing() {

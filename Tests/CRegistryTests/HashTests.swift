@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import Testing
 
 /// The key hash is computed inline (crg_table_inline.h) from constants

@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import Testing
 
 /// crg_check_invariants itself: silent on every table the API builds, and

@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import Testing
 
 /// The table checked step by step against a Swift Dictionary, and its
@@ -34,8 +35,10 @@ import Testing
                 nextValue += 1
             case 4_200..<7_200:
                 #expect(table.get(key) == model[key], "get \(key) at step \(step)")
-            case 7_200..<9_995:
+            case 7_200..<9_990:
                 #expect(table.remove(key) == model.removeValue(forKey: key), "remove \(key) at step \(step)")
+            case 9_990..<9_995:
+                #expect(table.reserve(model.count + Int.random(in: 0...600, using: &random)) == 0, "reserve at step \(step)")
             default:
                 #expect(table.clear().sorted() == model.values.sorted(), "clear at step \(step)")
                 model.removeAll()

@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import ResolverTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -92,6 +93,14 @@ final class Table: @unchecked Sendable {
         let rc = key.withCKey { crg_remove(raw, $0, &value) }
         precondition(rc == 0 || rc == ENOENT, "crg_remove: \(rc)")
         return rc == 0 ? integer(value) : nil
+    }
+
+    /// `crg_reserve_locked`, holding the table's mutex.
+    func reserve(_ count: Int) -> Int32 {
+        let mutex = crg_table_mutex(raw)!
+        crg_mutex_lock(mutex)
+        defer { crg_mutex_unlock(mutex) }
+        return crg_reserve_locked(raw, count)
     }
 
     var count: Int {

@@ -27,6 +27,12 @@ enum KeyTypeCheck {
         return nil
     }()
 
+    /// The C core's module map (its own, in the package's sources: SwiftPM
+    /// generates none for it).
+    static let cRegistryModuleMap = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/CRegistry/include/module.modulemap")
+
     /// `swiftc -typecheck` of `source` (Swift 6 mode, as `main.swift`: top-level
     /// code allowed) against the built module.
     static func run(_ source: String, name: String) throws -> ProgramRun {
@@ -40,7 +46,7 @@ enum KeyTypeCheck {
         return try runTool("swiftc", [
             "-typecheck", "-swift-version", "6",
             "-I", build.appendingPathComponent("Modules").path,
-            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CRegistry.build/module.modulemap").path,
+            "-Xcc", "-fmodule-map-file=" + cRegistryModuleMap.path,
             "-module-cache-path", folder.appendingPathComponent("ModuleCache").path,
             file.path,
         ], timeout: 300)

@@ -21,7 +21,8 @@
 // nothing is allocated in the timed loops except what a table does itself.
 
 import BenchFixtures
-import CRegistryTable
+import CRegistry
+import CRegistry.Testing
 
 #if canImport(Glibc)
 import Glibc

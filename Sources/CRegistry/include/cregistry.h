@@ -1,19 +1,16 @@
 /*
- * CRegistry: the C core under the Resolver front end.
+ * CRegistry: the C core under the Resolver front end (DESIGN.md).
  *
- * - crg_table.h   an xxHash-keyed Robin Hood table, keyed by (type identity,
- *                 name), searched by readers without a lock.
- * - crg_container.h  containers: tables with children searched depth first.
- * - crg_epoch.h   read sections and deferred release (epoch-based
- *                 reclamation): how readers stay lock-free and safe.
- * - crg_mutex.h   the writers' recursive mutex and its condition variables.
- * - crg_atomic.h  atomic cells through which the front end publishes state.
- * - crg_thread.h  a thread for work that may end early, and its early exit.
- * - crg_keys.h    the declaration a thread takes from a compile-time-checked
- *                 key's getter.
- *
- * The design, its invariants and the reclamation argument: DESIGN.md at the
- * repository root.
+ * - crg_table.h      a Robin Hood table keyed by (type identity, name),
+ *                    searched by readers without a lock.
+ * - crg_container.h  tables with children searched depth first.
+ * - crg_epoch.h      read sections and deferred release.
+ * - crg_thread_record.h, crg_tcache.h  a thread's record: the front end's
+ *                    bytes, its object, its cache of lookups.
+ * - crg_mutex.h      the writers' recursive mutex and its conditions.
+ * - crg_atomic.h     atomic cells through which the front end publishes.
+ * - crg_thread.h     threads that may end early, and a pointer per thread.
+ * - crg_testing.h    (not included) what only tests and benchmarks call.
  */
 #ifndef CREGISTRY_H
 #define CREGISTRY_H
@@ -26,6 +23,5 @@
 #include "crg_tcache.h"
 #include "crg_container.h"
 #include "crg_thread.h"
-#include "crg_keys.h"
 
 #endif /* CREGISTRY_H */

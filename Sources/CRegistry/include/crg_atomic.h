@@ -1,12 +1,8 @@
 /*
- * Atomic cells for the Swift front end: a pointer or a 64-bit word that one
- * thread publishes and others read without a lock, in the manner of
- * swift-atomics' C shims. Stores release, loads acquire: whatever the writer
- * did before the store is visible to a reader that loads the new value.
- *
- * Cells live in memory of their own (crg_cells_create), so their addresses are
- * stable; a Swift object keeps a pointer to its cells. They are read far more
- * often than written, so several may share a cache line.
+ * Atomic cells for the front end, as swift-atomics' C shims: a pointer or a
+ * 64-bit word that one thread publishes and others read without a lock.
+ * Stores release, loads acquire. Cells live in memory of their own
+ * (crg_cells_create), at stable addresses; several may share a line.
  */
 #ifndef CRG_ATOMIC_H
 #define CRG_ATOMIC_H
@@ -55,39 +51,6 @@ static inline bool crg_cell_compare_exchange(crg_cell *CRG_NONNULL cell, void *C
     return __atomic_compare_exchange_n(&cell->value, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Process-wide cells                                                        */
-/* ------------------------------------------------------------------------ */
-
-/* The state every resolve reads first, in static storage (zero at start):
- * reaching it needs no pointer load and no initialization check. Named
- * fields, one per meaning (the front end's `Published` documents each). */
-typedef struct crg_published {
-    /** The root container, unretained (the front end's registry owns it). */
-    crg_cell root;
-    /** The decorator box to call, unretained, or NULL. */
-    crg_cell decorate;
-    /** 1 once the registration hook has run for the current generation. */
-    crg_word registered;
-    /** Non-zero while resolves must take the front end's detour. */
-    crg_word detours;
-    /** Counts scopes made (each starts its generations at its own base). */
-    crg_word scopes_made;
-    /** 1 while graph recording is on. */
-    crg_word recording_graph;
-} crg_published;
-/** Private storage; use the accessors. */
-extern crg_published crg_internal_published;
-
-static inline crg_cell *CRG_NONNULL crg_published_root(void) { return &crg_internal_published.root; }
-static inline crg_cell *CRG_NONNULL crg_published_decorate(void) { return &crg_internal_published.decorate; }
-static inline crg_word *CRG_NONNULL crg_published_registered(void) { return &crg_internal_published.registered; }
-static inline crg_word *CRG_NONNULL crg_published_detours(void) { return &crg_internal_published.detours; }
-static inline crg_word *CRG_NONNULL crg_published_scopes_made(void) { return &crg_internal_published.scopes_made; }
-static inline crg_word *CRG_NONNULL crg_published_recording_graph(void) {
-    return &crg_internal_published.recording_graph;
-}
-
 static inline uint64_t crg_word_load(crg_word *CRG_NONNULL word) {
     return __atomic_load_n(&word->value, __ATOMIC_ACQUIRE);
 }
@@ -104,6 +67,27 @@ static inline bool crg_word_compare_exchange(crg_word *CRG_NONNULL word, uint64_
 /** Adds `delta` and returns the new value. */
 static inline uint64_t crg_word_add(crg_word *CRG_NONNULL word, uint64_t delta) {
     return __atomic_add_fetch(&word->value, delta, __ATOMIC_ACQ_REL);
+}
+
+/* ---- Process-wide cells ------------------------------------------------- */
+
+/* Cells and words in static storage, zero at start, on one cache line: no
+ * pointer to load, no initialization to check. The front end names them. */
+enum { CRG_PUBLISHED_CELLS = 4, CRG_PUBLISHED_WORDS = 4 };
+typedef struct crg_published {
+    crg_cell cells[CRG_PUBLISHED_CELLS];
+    crg_word words[CRG_PUBLISHED_WORDS];
+} crg_published;
+extern crg_published crg_internal_published;
+
+/** Process-wide cell `index` (< CRG_PUBLISHED_CELLS). */
+static inline crg_cell *CRG_NONNULL crg_published_cell(unsigned index) {
+    return &crg_internal_published.cells[index];
+}
+
+/** Process-wide word `index` (< CRG_PUBLISHED_WORDS). */
+static inline crg_word *CRG_NONNULL crg_published_word(unsigned index) {
+    return &crg_internal_published.words[index];
 }
 
 CRG_EXTERN_C_END

@@ -16,35 +16,25 @@
 #define CRG_NONNULL
 #endif
 
-/* For the few functions a resolve runs: inlined even where the compiler's
- * size heuristic would not (Swift callers included). */
+/* CRG_ALWAYS_INLINE: for the few functions every lookup runs, inlined even
+ * where the compiler's size heuristic would not (Swift callers included).
+ * CRG_NORETURN: a function that does not return (Swift imports it as
+ * returning Never). CRG_LIKELY/CRG_UNLIKELY: branch hints. */
 #if defined(__GNUC__) || defined(__clang__)
 #define CRG_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define CRG_ALWAYS_INLINE
-#endif
-
-/* A function that does not return (Swift imports it as returning Never). */
-#if defined(__GNUC__) || defined(__clang__)
 #define CRG_NORETURN __attribute__((noreturn))
-#else
-#define CRG_NORETURN
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
 #define CRG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CRG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
+#define CRG_ALWAYS_INLINE
+#define CRG_NORETURN
 #define CRG_LIKELY(x) (x)
 #define CRG_UNLIKELY(x) (x)
 #endif
 
-/*
- * Atomic accesses use the GCC/Clang __atomic builtins on plain fields, so the
- * headers also parse as C++ (a Swift client with C++ interoperability on
- * imports them that way). Every shared field is only ever accessed through
- * them (or before the object is published).
- */
+/* Shared fields are plain fields accessed only through the __atomic builtins
+ * (or before the object is published), so the headers also parse as C++, as
+ * a Swift client with C++ interoperability imports them. */
 #ifdef __cplusplus
 #define CRG_THREAD_LOCAL thread_local
 #define CRG_EXTERN_C_BEGIN extern "C" {
@@ -63,33 +53,17 @@
 typedef void (*crg_release_fn)(void *CRG_NONNULL object, void *CRG_NULLABLE context);
 
 /**
- * Where the library gets memory: `allocate(size, context)` returns at least
- * `size` bytes aligned for any object (as malloc does), or NULL on failure,
- * which the library reports as ENOMEM after undoing whatever the operation
- * had begun; `deallocate(pointer, context)` gives back what it returned.
- * Tables and containers take one in their options (crg_table.h), and every
- * allocation made for them goes through it; where no allocator is given the
- * library uses malloc and free. Tests use it to inject failures.
- *
- * An allocator must stay usable until every table and container using it is
- * destroyed and crg_collect() has released their memory, and its functions
- * may be called from any thread: retired memory is freed by whichever thread
- * collects it.
+ * Where a table or container gets all its memory (crg_options): `allocate(size,
+ * context)` returns `size` bytes aligned as malloc's, or NULL (the operation
+ * is undone and fails with ENOMEM); `deallocate(pointer, context)` gives it
+ * back. It must stay usable until every table and container using it is
+ * destroyed and collected, from any thread (whichever collects frees).
  */
 typedef struct crg_allocator {
     void *CRG_NULLABLE (*CRG_NONNULL allocate)(size_t size, void *CRG_NULLABLE context);
     void (*CRG_NONNULL deallocate)(void *CRG_NULLABLE pointer, void *CRG_NULLABLE context);
     void *CRG_NULLABLE context;
 } crg_allocator;
-
-CRG_EXTERN_C_BEGIN
-/**
- * Tests: how many bytes the C library's allocator holds for the block that
- * starts at `pointer`, which malloc (or Swift's allocation of an object or a
- * buffer) returned: malloc_usable_size, malloc_size on Apple's systems.
- */
-size_t crg_allocation_size(const void *CRG_NONNULL pointer);
-CRG_EXTERN_C_END
 
 /** One step of a spin-wait: tells the CPU the loop waits on another core. */
 static inline void crg_cpu_relax(void) {

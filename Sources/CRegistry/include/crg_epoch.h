@@ -1,52 +1,20 @@
 /*
- * Read sections and deferred release: epoch-based reclamation.
+ * Read sections and deferred release: epoch-based reclamation (DESIGN.md,
+ * "Memory reclamation", for the argument).
  *
- * Readers take no lock. A thread that reads structures writers may replace
- * (tables, child lists, anything published through a crg_cell) does it
- * between crg_read_begin() and crg_read_end(). Writers never free or release
- * what a reader may still be reading: they hand it to crg_retire_embedded()
- * (through a node embedded in the object) or crg_retire() (any object), which
- * release it after a grace period, once every read section that was open when
- * it was retired has ended.
+ * Readers take no lock: a thread reads what writers may replace between
+ * crg_read_begin() and crg_read_end(), writing only its own record
+ * (crg_thread_record.h). Writers never free what a reader may still read:
+ * they retire it (crg_retire, crg_retire_embedded), and it is released once
+ * every read section open at its retirement has ended. A global epoch
+ * advances from E to E + 1 only when every thread in a section entered it at
+ * E; what was retired at epoch e is released from e + 2 on. Sections may last
+ * as long as the caller likes and nest; a thread that exits leaves its own.
  *
  *   crg_read_begin();
  *   void *value;
  *   if (crg_find(table, &key, &value) == 0) use(value);   // valid until crg_read_end()
  *   crg_read_end();
- *
- * ---------------------------------------------------------------------------
- * How it works (see DESIGN.md at the repository root for the argument)
- * ---------------------------------------------------------------------------
- * - A global epoch counter. Every thread that reads has a record
- *   (crg_thread_record.h) whose first line holds (epoch << 1) | 1 while it
- *   is in a read section and 0 outside. Sections nest; only the outermost
- *   one touches that word.
- * - Entering stores the record (release) and issues a sequentially consistent
- *   fence; leaving stores 0 (release). Nothing shared is written.
- * - crg_retire_embedded() issues a sequentially consistent fence, tags the
- *   object's node with the current epoch e and queues it (crg_retire() does
- *   the same with a node it allocates). The epoch advances from E to E + 1 only
- *   when every record in a section shows E; an object tagged e is released
- *   once the epoch reaches e + 2.
- * - crg_collect() advances the epoch and runs the releases that are due, with
- *   no lock held: in retirement order within one call, while calls on other
- *   threads may run theirs at the same time (nothing waits for another
- *   thread's releases, which may be arbitrary deinits). Writers collect after
- *   they unlock: with no other thread in a section, an object is released
- *   before the write that retired it returns. A thread leaving its outermost
- *   section collects when anything is queued and the epoch or the count of
- *   retirements has moved since it last tried, if the epoch mutex is free:
- *   so a section that stays open (a long factory) costs the others two
- *   loads per section, not the mutex. Whoever blocked an advance tries when
- *   it leaves (the epoch has moved since its own last try), so what is
- *   queued is released while threads keep reading.
- * - Records are never freed. A thread that exits (pthread key destructor)
- *   leaves any open section, releases its cold object and marks its record
- *   free for the next thread.
- *
- * A read section may last as long as the caller likes (a resolve holds one
- * while factories run), but while it is open nothing retired after it began
- * is released.
  */
 #ifndef CRG_EPOCH_H
 #define CRG_EPOCH_H
@@ -56,21 +24,16 @@
 
 CRG_EXTERN_C_BEGIN
 
-/* ------------------------------------------------------------------------ */
-/* Read sections                                                             */
-/* ------------------------------------------------------------------------ */
+/* ---- Read sections ------------------------------------------------------ */
 
-/* The global epoch (atomic). Private. */
+/* Private, atomic: the global epoch, how many retired objects wait, how many
+ * were ever retired. */
 extern uint64_t crg_internal_epoch;
-/* How many retired objects wait for release (atomic). Private. */
 extern uint64_t crg_internal_retired;
-/* How many objects were ever retired (atomic, only grows). Private. */
 extern uint64_t crg_internal_retirements;
 
-/**
- * Enters a read section (or a nested one). Never blocks, never fails, writes
- * nothing another thread writes.
- */
+/** Enters a read section (or a nested one). Never blocks, never fails, writes
+ * nothing another thread writes. */
 static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
     crg_record_epoch *reader = &crg_thread_record_current()->epoch;
     if (reader->depth++ == 0) {
@@ -81,20 +44,14 @@ static inline CRG_ALWAYS_INLINE void crg_read_begin(void) {
 }
 
 /**
- * Private: crg_read_end's collection, while retired objects wait. It
- * collects only if the epoch or the count of retirements has moved since
- * this thread last collected on leaving a section, and only if no other
- * thread holds the epoch mutex (trylock): while objects wait for a section
- * that stays open, leaving a section costs two loads, never the mutex.
+ * Private: crg_read_end's collection while retired objects wait: only if the
+ * epoch or the count of retirements moved since this thread last tried, and
+ * only if the epoch mutex is free (trylock).
  */
 void crg_internal_collect_leaving(crg_record_epoch *CRG_NONNULL reader);
 
-/**
- * Leaves the innermost read section. Leaving the outermost one collects when
- * retired objects are waiting and something has changed since this thread
- * last did (crg_internal_collect_leaving), which may run their releases on
- * this thread. Must pair with crg_read_begin() on the same thread.
- */
+/** Leaves the innermost read section, on the thread that entered it; leaving
+ * the outermost may run releases that are due (crg_internal_collect_leaving). */
 static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
     crg_record_epoch *reader = &crg_internal_current_record->epoch;
     if (--reader->depth == 0) {
@@ -108,28 +65,13 @@ static inline CRG_ALWAYS_INLINE void crg_read_end(void) {
 /** Whether the calling thread is inside a read section. */
 bool crg_read_active(void);
 
-/** Tests: how often the calling thread took the epoch mutex on leaving a section. */
-uint64_t crg_reader_leaving_collections(void);
-
-/** Tests: how many objects were ever retired, by every thread. */
-uint64_t crg_retirements(void);
-
-/* ------------------------------------------------------------------------ */
-/* Deferred release                                                          */
-/* ------------------------------------------------------------------------ */
+/* ---- Deferred release --------------------------------------------------- */
 
 /**
  * A retirement node, embedded in the object it retires (as liburcu's
- * rcu_head): the queue's link, the epoch at retirement, and the function
- * that releases the object once its grace period has passed. That function
- * receives the node and finds the object around it with CRG_CONTAINER_OF;
- * it may free the memory the node lives in. The library retires its own
- * memory (slot arrays, names, tables, containers, child lists) this way:
- * retiring it allocates nothing, so it cannot fail.
- *
- * The fields are crg_retire_embedded's to fill; the node needs no
- * initialization, and must stay untouched from retirement until its release
- * function runs.
+ * rcu_head): retiring through it allocates nothing, so it cannot fail. Its
+ * release function finds the object around it with CRG_CONTAINER_OF and may
+ * free the node's memory. crg_retire_embedded fills it; untouched after.
  */
 typedef struct crg_retire_node crg_retire_node;
 
@@ -142,49 +84,31 @@ struct crg_retire_node {
     crg_node_release_fn CRG_NULLABLE release;
 };
 
-/**
- * The address of the `type` whose field `member` is at `pointer`: from a
- * node to the object it is embedded in (the Linux kernel's container_of).
- */
+/** The `type` whose field `member` is at `pointer` (Linux's container_of). */
 #define CRG_CONTAINER_OF(pointer, type, member) \
     ((type *)(void *)((char *)(pointer) - offsetof(type, member)))
 
 /**
- * Queues the object that embeds `node`, to be released with `release(node)`
- * once no read section open now can still be reading it. Call it after
- * unlinking the object from everything readers can reach. Never fails, never
- * allocates. Thread-safe; may be called inside a read section or from a
- * release function.
+ * Queues the object that embeds `node`, unlinked from everything readers can
+ * reach, to be released with `release(node)` once no read section open now
+ * can be reading it. Never fails, never allocates; from any thread, in a read
+ * section or a release too.
  */
 void crg_retire_embedded(crg_retire_node *CRG_NONNULL node, crg_node_release_fn CRG_NONNULL release);
 
 /**
- * Queues `object` to be released with `release(object, context)` once no read
- * section open now can still be reading it: crg_retire_embedded for an object
- * with no node of its own, around a node it allocates with malloc (freed
- * before `release` runs). Call it after unlinking `object` from everything
- * readers can reach. Thread-safe; may be called inside a read section or from
- * a release callback. Returns 0, EINVAL (NULL object or release) or ENOMEM
- * (the node could not be allocated: nothing was queued, `release` will not
- * run, and the caller still owns `object`).
+ * crg_retire_embedded for an object without a node: queues `object` to be
+ * released with `release(object, context)`, through a node it allocates with
+ * malloc (freed before `release` runs). Returns 0, EINVAL (NULL object or
+ * release) or ENOMEM (nothing queued: the caller still owns `object`).
  */
 int crg_retire(void *CRG_NULLABLE object, crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
 
 /**
- * crg_retire with the node from `allocator` (given back to it before
- * `release` runs); NULL means malloc/free, as crg_retire. Returns 0, EINVAL
- * (NULL object or release, or an allocator without functions) or ENOMEM, with
- * crg_retire's meanings.
- */
-int crg_retire_with(const crg_allocator *CRG_NULLABLE allocator, void *CRG_NULLABLE object,
-                    crg_release_fn CRG_NULLABLE release, void *CRG_NULLABLE context);
-
-/**
  * Advances the epoch as far as the open read sections allow and runs every
- * release that is due, with no lock held, in retirement order within this
- * call (other threads' calls run theirs concurrently); repeats while releases
- * retire more that is already due. Returns how many it released. Called from
- * within a release callback, it returns 0 (the outer call goes on).
+ * release that is due, with no lock held, in retirement order (other
+ * threads' calls run theirs concurrently), until none is due. Returns how
+ * many it released; 0 when called from a release (the outer call goes on).
  */
 size_t crg_collect(void);
 

@@ -1,15 +1,10 @@
 /*
- * The writers' lock: a recursive mutex, and condition variables to wait on it.
- *
- * Writers (registering, resets, building a cached instance once) serialise on
- * a crg_mutex; readers never take it (see crg_epoch.h). The critical sections
- * it guards are short (table operations, never user code), so a contended
- * lock spins briefly before sleeping: it watches the owner field and tries to
- * take the lock only when it looks free (test-and-test-and-set), so waiting
- * threads do not bounce the lock's cache line between cores.
- *
- * Recursion is counted by the mutex itself (the owner re-locks without any
- * atomic operation); the pthread mutex underneath is a plain, non-recursive one.
+ * The writers' lock, which readers never take (crg_epoch.h): a recursive
+ * mutex over a plain pthread mutex (the owner counts its own re-locks, with
+ * no atomic operation), and condition variables to wait on it. The sections
+ * it guards are short (never user code), so a contended lock spins briefly
+ * before sleeping, watching the owner field and trying only when it looks
+ * free (test-and-test-and-set: the line does not bounce between cores).
  */
 #ifndef CRG_MUTEX_H
 #define CRG_MUTEX_H
@@ -24,9 +19,6 @@ typedef struct crg_mutex crg_mutex;
 /** Creates a mutex with a reference count of 1, or returns NULL (out of memory). */
 crg_mutex *CRG_NULLABLE crg_mutex_create(void);
 
-/** Adds a reference and returns `m`. NULL is ignored (and returned). */
-crg_mutex *CRG_NULLABLE crg_mutex_retain(crg_mutex *CRG_NULLABLE m);
-
 /** Drops a reference; the last one destroys the mutex, which must be unlocked. NULL is ignored. */
 void crg_mutex_release(crg_mutex *CRG_NULLABLE m);
 
@@ -34,17 +26,12 @@ void crg_mutex_release(crg_mutex *CRG_NULLABLE m);
 void crg_mutex_lock(crg_mutex *CRG_NONNULL m);
 
 /**
- * Locks `m` as crg_mutex_lock does, for a critical section that changes
- * nothing a thread's cache may hold (crg_tcache.h): a versioned mutex does
- * not step the version for it (a nested crg_mutex_lock still does, and the
- * outermost unlock then steps it back). A write made in such a section that
- * replaces or retires what a cache may hold calls crg_tcache_invalidate
- * first.
+ * crg_mutex_lock for a section that changes nothing a thread's cache may hold
+ * (crg_tcache.h): a versioned mutex does not step the version for it (a
+ * nested crg_mutex_lock still does). A write in it that replaces or retires
+ * what a cache may hold calls crg_tcache_invalidate first.
  */
 void crg_mutex_lock_quiet(crg_mutex *CRG_NONNULL m);
-
-/** Locks `m` if that is possible without waiting. Returns true if locked. */
-bool crg_mutex_trylock(crg_mutex *CRG_NONNULL m);
 
 /** Unlocks `m`, which the calling thread must hold. */
 void crg_mutex_unlock(crg_mutex *CRG_NONNULL m);
@@ -52,15 +39,10 @@ void crg_mutex_unlock(crg_mutex *CRG_NONNULL m);
 /** Whether the calling thread holds `m`. */
 bool crg_mutex_held(crg_mutex *CRG_NONNULL m);
 
-/* ------------------------------------------------------------------------ */
-/* Conditions                                                                */
-/* ------------------------------------------------------------------------ */
+/* ---- Conditions --------------------------------------------------------- */
 
-/**
- * A condition variable, waited on with a crg_mutex held. Make one per thing
- * waited for (one per build in progress, say), so that a broadcast wakes only
- * the threads that wait for that thing.
- */
+/** A condition variable, waited on with a crg_mutex held: one per thing
+ * waited for, so that a broadcast wakes only its waiters. */
 typedef struct crg_condition crg_condition;
 
 /** Creates a condition, or returns NULL (out of memory). */
@@ -70,10 +52,10 @@ crg_condition *CRG_NULLABLE crg_condition_create(void);
 void crg_condition_destroy(crg_condition *CRG_NULLABLE c);
 
 /**
- * Atomically unlocks `m`, sleeps until `c` is signalled (or spuriously: re-check
- * the condition in a loop), and locks `m` again. The caller must hold `m`
- * exactly once: waiting while holding it recursively would keep it locked while
- * asleep, so that returns EDEADLK without waiting. Returns 0 or EDEADLK.
+ * Atomically unlocks `m`, sleeps until `c` is signalled (or spuriously:
+ * re-check in a loop) and locks `m` again. Returns 0, or EDEADLK without
+ * waiting unless the caller holds `m` exactly once (held recursively, it
+ * would stay locked while asleep).
  */
 int crg_condition_wait(crg_condition *CRG_NONNULL c, crg_mutex *CRG_NONNULL m);
 

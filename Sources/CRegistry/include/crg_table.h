@@ -1,87 +1,37 @@
 /*
- * The table: an open-addressed hash table keyed by (type identity, name), that
- * readers search without a lock while writers change it under a crg_mutex.
+ * The table: an open-addressed hash table from a key, a 64-bit type identity
+ * (a Swift ObjectIdentifier's bits) and an optional name (bytes), to an
+ * opaque non-NULL pointer it never looks inside, searched by readers without
+ * a lock while writers change it under a crg_mutex. A table made with a
+ * `release` function owns its values: one that leaves it (replaced, removed,
+ * cleared, or left in it when the table is destroyed) is retired (crg_retire).
  *
- * It maps a key made of a 64-bit type identity (the bit pattern of a Swift
- * ObjectIdentifier) and an optional name (bytes) to an opaque, non-NULL
- * pointer. The table never looks inside values. A table made with a `release`
- * function owns its values: one that leaves the table (replaced, removed,
- * cleared, or left in it when the table is destroyed) is retired (crg_retire)
- * and released after readers are done with it.
+ * Keys are equal when their types are, and either neither has a name or both
+ * have names of the same bytes: "no name", "" and "\0" are three keys. The
+ * table copies the names it stores. Hashing is XXH3-64, seeded once per
+ * process from the system's random source (crafted names cannot force
+ * collisions that repeat); a name's hash is computed once (crg_name_hash) and
+ * kept in the key, and so is the key's, by the first call that needs it.
  *
- * ---------------------------------------------------------------------------
- * Keys
- * ---------------------------------------------------------------------------
- * Two keys are equal when their types are equal and either both have no name
- * or both have names with the same bytes. "No name", the empty name "" and the
- * one-byte name "\0" are three different keys. The table keeps its own copy of
- * every name it stores.
+ * Layout (crg_table_inline.h; DESIGN.md, "The table"): linear probing in Robin
+ * Hood order, backward-shift deletion, at most 3/4 of the slots in use (7 of
+ * the smallest array's 8). An insert past that moves every entry into an
+ * array four times larger below 1,024 slots, twice above (crg_reserve_locked
+ * sizes one once); a removal that leaves count < capacity / 8 halves the
+ * capacity towards max(minimum, 2 * count). A new or cleared table uses a
+ * shared static empty array: it allocates nothing until its first insert.
  *
- * Hashing is XXH3-64 (xxHash), seeded once per process from the operating
- * system's random source, so crafted names cannot force collisions that repeat
- * from run to run. A name's bytes are hashed once, by crg_name_hash(), and the
- * caller keeps that hash in the key; the key's own hash (XXH3 of the type, or
- * of type and name hash) is computed inline by the first table call that
- * needs it (bit-identical to XXH3_64bits_withSeed, with the seed's constants
- * precomputed) and kept in the key, so a resolve that probes a container and
- * then a scope hashes once.
+ * Concurrency (crg_epoch.h; DESIGN.md, R1-R3): writers hold the table's mutex
+ * (the _locked calls) and move slots while the table's sequence number is
+ * odd; readers call crg_find in a read section (or holding the mutex) and
+ * retry a probe the sequence number does not validate. Replaced arrays,
+ * removed names and values that left the table are retired, never freed in
+ * place.
  *
- * ---------------------------------------------------------------------------
- * Layout and invariants
- * ---------------------------------------------------------------------------
- * - A slot array is four parallel arrays whose length, the capacity, is a
- *   power of two (crg_table_inline.h): 16-bit meta words (32 per cache line),
- *   16-byte entries (type, value), name pointers and full hashes. A meta word
- *   is 0 for an empty slot, else 7 bits of the key's hash, whether it has a
- *   name, and its distance from home + 1 (saturating at 255). A probe reads
- *   meta words; only a word equal to what the key would store at that
- *   distance (1 wrong match in 128) leads to an entry. So a miss reads only
- *   meta, and a hit meta and one entry (a named hit also its name pointer
- *   and name). Full hashes are read only by writers and by the rare probe
- *   that goes 254 or more slots from home.
- * - Probing is linear from a key's home slot (hash & (capacity - 1)), with
- *   Robin Hood ordering: an insert takes the place of the first entry that is
- *   closer to its own home than the new key is to its home, and pushes that
- *   entry on. So a lookup stops at the first empty slot or at the first entry
- *   closer to home than the probe distance: misses stay short at high load.
- * - count <= capacity * 3/4 (Swift's Dictionary's bound too), so most keys
- *   sit at or next to home; the smallest array, 8 slots, holds 7 keys. An
- *   insert that would exceed it first moves every entry into an array of
- *   four times the capacity below 1,024 slots (a container's tables fill
- *   from a few entries to a few hundred while an app starts: two moves
- *   fewer), twice above. A removal that leaves
- *   count < capacity / 8 halves the capacity towards max(minimum, 2 * count)
- *   if memory allows. Deletion shifts the rest of the run back (no tombstones).
- * - A new or cleared table uses a shared, static, empty array: it allocates
- *   nothing until its first insert.
- *
- * ---------------------------------------------------------------------------
- * Concurrency (see crg_epoch.h and DESIGN.md)
- * ---------------------------------------------------------------------------
- * - Writers (crg_put, crg_remove, crg_clear and their _locked forms) hold the
- *   table's mutex. A change to the slots happens inside a sequence write
- *   section: the table's sequence number is odd while slots move, even
- *   otherwise, and every element of the four arrays is written and read
- *   atomically.
- * - Readers call crg_find() inside a read section, or holding the mutex. It
- *   takes no lock: it reads the sequence number, probes, and accepts the
- *   result only if the number was even and unchanged; otherwise it probes
- *   again (after 16 failures it takes the mutex for one probe: a writer is
- *   active). A value it returns is valid until the caller's read section ends
- *   (or the caller unlocks), even if a writer replaces it meanwhile.
- * - Nothing a reader may be looking at is freed in place: replaced arrays,
- *   removed names and values that left the table are retired.
- *
- * ---------------------------------------------------------------------------
- * Errors
- * ---------------------------------------------------------------------------
- * Functions that can fail return 0 on success or an errno value:
- *   EINVAL  a NULL table or key, a NULL name with a positive length, a NULL
- *           value, or options that make no sense;
- *   ENOENT  the key is not in the table (crg_find, crg_get, crg_remove);
- *   ENOMEM  an allocation failed; the table is exactly as it was before;
- *   EBUSY   a mutation was attempted from inside crg_iterate's visitor.
- * Nothing in this file aborts or prints.
+ * Errors: 0, or an errno value: EINVAL (a NULL table or key, a NULL name with
+ * a positive length, a NULL value, options that make no sense), ENOENT (no
+ * such key), ENOMEM (the table is exactly as before), EBUSY (a change from
+ * inside crg_iterate_locked's visitor). Nothing here aborts or prints.
  */
 #ifndef CRG_TABLE_H
 #define CRG_TABLE_H
@@ -92,23 +42,14 @@
 
 CRG_EXTERN_C_BEGIN
 
-/* ------------------------------------------------------------------------ */
-/* Keys                                                                      */
-/* ------------------------------------------------------------------------ */
+/* ---- Keys --------------------------------------------------------------- */
 
 /**
- * A lookup key. Build one with crg_key_unnamed() or crg_key_named().
- *
- * - type:      the type identity (any 64-bit value).
- * - has_name:  false for "no name"; then name, name_len and name_hash are
- *              ignored.
- * - name:      the name's bytes; may be NULL only when name_len == 0. The bytes
- *              need to stay valid only for the duration of a call.
- * - name_len:  the number of bytes.
- * - name_hash: crg_name_hash(name, name_len). A key whose name_hash does not
- *              match its name is not an error the table can see: it simply
- *              will not find entries stored under the correct hash.
- * - hash:      0 until a table call computes the key's hash and keeps it here.
+ * A lookup key, made by crg_key_unnamed() or crg_key_named(): a type identity
+ * (any 64-bit value) and, when has_name, `name_len` bytes at `name` (NULL
+ * only when 0; valid for the duration of a call) with their crg_name_hash
+ * (a wrong one is no error the table sees: it finds nothing stored under the
+ * right one). `hash` is 0 until a table call computes the key's and keeps it.
  */
 typedef struct crg_key {
     uint64_t type;
@@ -119,10 +60,8 @@ typedef struct crg_key {
     bool has_name;
 } crg_key;
 
-/**
- * Hashes a name's bytes with XXH3-64 and the per-process seed. Compute it once
- * per name and keep it. `bytes` may be NULL when `len` is 0. Never fails.
- */
+/** Hashes a name's bytes (NULL when `len` is 0) with XXH3-64 and the
+ * per-process seed, to be computed once per name and kept. Never fails. */
 uint64_t crg_name_hash(const void *CRG_NULLABLE bytes, size_t len);
 
 /** Private: one remembered literal hash (see crg_name_hash_static). */
@@ -139,10 +78,9 @@ extern CRG_THREAD_LOCAL crg_name_memo crg_internal_name_memos[CRG_NAME_MEMOS];
 
 /**
  * crg_name_hash() of bytes that never change while the process runs (a string
- * literal's), remembered per thread by their address: a name made from the
- * same literal again, as `name: "fred"` is at every call, costs a load and
- * two compares instead of a hash. Never pass bytes that may be freed or
- * rewritten.
+ * literal's), remembered per thread by their address: the same literal again
+ * costs a load and two compares instead of a hash. Never pass bytes that may
+ * be freed or rewritten.
  */
 static inline CRG_ALWAYS_INLINE uint64_t crg_name_hash_static(const void *CRG_NONNULL bytes, size_t len) {
     crg_name_memo *memo = &crg_internal_name_memos[((uintptr_t)bytes >> 3) & (CRG_NAME_MEMOS - 1)];
@@ -169,27 +107,23 @@ static inline CRG_ALWAYS_INLINE crg_key crg_key_named(uint64_t type, const void 
     return key;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Tables                                                                    */
-/* ------------------------------------------------------------------------ */
+/* ---- Tables ------------------------------------------------------------- */
 
 typedef struct crg_table crg_table;
 
 /**
- * Options for crg_create(). Zero-initialised options are the defaults.
- * - capacity:  the number of keys the table holds before it first grows (and
- *              the size it never shrinks below); 0 means 7.
- * - mutex:     the writers' mutex, shared with other tables (the table retains
- *              it), or NULL for one of the table's own (made with the table's
- *              allocator: whoever retains it keeps that allocator in use).
- * - allocator: where the table gets all its memory (crg_base.h): the table
- *              itself, its own mutex, slot arrays, names, and the nodes that
- *              retire values it owns. Copied; NULL means malloc/free.
- * - release:   how values are released once they have left the table and no
- *              reader can see them (called with `release_context`), making the
- *              table their owner; NULL leaves values to the caller, who gets
- *              each one back (crg_put's `previous`, crg_remove's `value`) and
- *              must not free it while readers may still see it.
+ * Options for crg_create(); zeros are the defaults.
+ * - capacity:  how many keys the table holds before it first grows, and the
+ *              size it never shrinks below; 0 means 7.
+ * - mutex:     the writers' mutex, shared with other tables (retained), or
+ *              NULL for one of its own, made with the table's allocator.
+ * - allocator: where all of the table's memory comes from (crg_base.h):
+ *              copied; NULL means malloc/free.
+ * - release:   makes the table the owner of its values, released with
+ *              `release_context` once they left it and no reader can see
+ *              them; NULL hands each back to the caller (crg_put_locked's
+ *              `previous`, crg_remove_locked's `value`), who must not free it
+ *              while readers may see it.
  */
 typedef struct crg_options {
     size_t capacity;
@@ -207,72 +141,60 @@ typedef struct crg_options {
 int crg_create(crg_table *CRG_NULLABLE *CRG_NULLABLE out, const crg_options *CRG_NULLABLE options);
 
 /**
- * Destroys a table: its values (when it owns them), names, slots and the table
- * itself are retired and released after readers are done with them (run
- * crg_collect() to release them now if no read section is open). No thread may
- * call the table's functions any more; the mutex must not be held by another
- * thread. NULL is ignored.
+ * Destroys a table: its values (when it owns them), names, slots and the
+ * table itself are retired (crg_collect releases them). No thread may call
+ * the table's functions any more, nor hold its mutex. NULL is ignored.
  */
 void crg_destroy(crg_table *CRG_NULLABLE t);
 
-/** The mutex guarding `t` (not retained), or NULL when `t` is NULL. */
-crg_mutex *CRG_NULLABLE crg_table_mutex(crg_table *CRG_NULLABLE t);
-
 /**
- * Looks `key` up without a lock. Call inside a read section (crg_read_begin),
- * or holding the table's mutex. On success stores the value in *value (when
- * `value` is non-NULL): valid until the read section ends. Returns 0, ENOENT
- * or EINVAL. Never allocates; stores the key's hash in key->hash. Inline
- * (crg_table_inline.h): this is the probe every resolve makes.
+ * Looks `key` up without a lock, inside a read section (crg_read_begin) or
+ * holding the table's mutex: stores the value in *value (when non-NULL),
+ * valid until the section ends. Returns 0, ENOENT or EINVAL. Never allocates;
+ * keeps the key's hash in key->hash. Inline (crg_table_inline.h).
  */
 static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
                                               void *CRG_NULLABLE *CRG_NULLABLE value);
 
-/** crg_find() inside a read section of its own: for callers outside one. Only
- * the presence of the key is reliable once it returns, unless the caller owns
- * the values. */
-int crg_get(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
-
 /**
- * Inserts `value` under `key`, or replaces the value already there (retired if
- * the table owns its values). On success *previous (when non-NULL) receives
- * the value that was replaced, or NULL if the key was new: a table without a
- * release function hands it back to the caller; one with a release function
- * has retired it, and the pointer is only information. A new key's name is
- * copied, and growing allocates a new array; replacing allocates nothing,
- * except in a table that owns its values: the node that retires the old
- * value. Returns 0, EINVAL, ENOMEM or EBUSY; on any error the table is
- * unchanged and *previous untouched. The _locked form expects the caller to
- * hold the table's mutex.
+ * Inserts `value` under `key`, or replaces the value there (retired if the
+ * table owns its values). *previous (when non-NULL) receives the value
+ * replaced, or NULL for a new key: the caller's again, unless the table owns
+ * it. A new key's name is copied and growing allocates an array; replacing
+ * allocates only the node that retires an owned value. Returns 0, EINVAL,
+ * ENOMEM or EBUSY; on an error nothing changed, *previous untouched. Call
+ * holding the table's mutex.
  */
-int crg_put(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
-            void *CRG_NULLABLE *CRG_NULLABLE previous);
 int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE value,
                    void *CRG_NULLABLE *CRG_NULLABLE previous);
 
 /**
- * Removes `key`. On success its value goes to *value (when non-NULL), with the
- * same ownership as crg_put's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM
- * (only in a table that owns its values: the node that retires the value) or
- * EBUSY; on an error nothing changed. May shrink the table; if that
- * allocation fails the table simply stays larger.
+ * Makes room for `count` keys in all, for a batch of inserts: sizes the
+ * array once (moving the entries into a new one, unless the current array
+ * already holds `count` keys at most half full) so that no insert allocates
+ * a slot array until the table holds that many. A removal may still shrink
+ * it. Returns 0, EINVAL, EBUSY or ENOMEM (the array cannot be had; the table
+ * is unchanged). Call holding the table's mutex.
  */
-int crg_remove(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value);
+int crg_reserve_locked(crg_table *CRG_NULLABLE t, size_t count);
+
+/**
+ * Removes `key`; its value goes to *value (when non-NULL), owned as
+ * crg_put_locked's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM (an owning
+ * table's retirement node) or EBUSY; on an error nothing changed. May shrink
+ * the table (without memory for that, it stays larger). Call holding the
+ * table's mutex.
+ */
 int crg_remove_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key,
                       void *CRG_NULLABLE *CRG_NULLABLE value);
 
 /**
- * Removes every key, without allocating: the table switches to the shared
- * empty array, and the old one, with every name and value in it, is retired
- * as one. A table without a release function first calls `drop(value,
- * context)` for every value (when `drop` is non-NULL), so the caller can take
- * them back; a table with one ignores `drop`. Returns 0, EINVAL or EBUSY.
+ * Removes every key without allocating: the table takes the shared empty
+ * array and retires the old one with its names and values. A table that does
+ * not own its values first hands each to `drop(value, context)` (when
+ * non-NULL). Returns 0, EINVAL or EBUSY. Call holding the table's mutex.
  */
-int crg_clear(crg_table *CRG_NULLABLE t, crg_release_fn CRG_NULLABLE drop, void *CRG_NULLABLE context);
 int crg_clear_locked(crg_table *CRG_NULLABLE t, crg_release_fn CRG_NULLABLE drop, void *CRG_NULLABLE context);
-
-/** Stores the number of keys in *count. Returns 0 or EINVAL. */
-int crg_count(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE count);
 
 /** One entry as seen by crg_iterate's visitor. The pointers are valid only during the call. */
 typedef struct crg_entry {
@@ -284,72 +206,14 @@ typedef struct crg_entry {
 } crg_entry;
 
 /**
- * Calls `visit(entry, context)` for every entry, in slot order (that is, in no
- * particular order), holding the table's mutex. A visitor returning non-zero
- * stops the walk, and that value is returned. The visitor may read the table
- * but any mutation returns EBUSY. Returns 0 after a full walk, the visitor's
- * non-zero result, or EINVAL.
+ * Calls `visit(entry, context)` for every entry, in no particular order,
+ * until one returns non-zero. The visitor may read the table; a change
+ * returns EBUSY. Returns 0, the visitor's non-zero result, or EINVAL. Call
+ * holding the table's mutex.
  */
-int crg_iterate(crg_table *CRG_NULLABLE t,
-                int (*CRG_NULLABLE visit)(const crg_entry *CRG_NONNULL entry, void *CRG_NULLABLE context),
-                void *CRG_NULLABLE context);
 int crg_iterate_locked(crg_table *CRG_NULLABLE t,
                        int (*CRG_NULLABLE visit)(const crg_entry *CRG_NONNULL entry, void *CRG_NULLABLE context),
                        void *CRG_NULLABLE context);
-
-/** Shape of a table, for tests and benchmarks. */
-typedef struct crg_stats {
-    size_t count;          /* keys stored */
-    size_t capacity;       /* slots */
-    size_t max_distance;   /* longest distance of an entry from its home slot */
-    size_t total_distance; /* sum of those distances: mean probe length = 1 + total/count */
-} crg_stats;
-
-/** Fills *stats (walks every slot: O(capacity)), holding the mutex. Returns 0 or EINVAL. */
-int crg_get_stats(crg_table *CRG_NULLABLE t, crg_stats *CRG_NULLABLE stats);
-
-/**
- * What crg_check_invariants found broken: the first violation, in this order
- * for the whole table and then slot by slot. The values lie above every
- * errno value, so they never read as one.
- */
-typedef enum crg_invariant {
-    /** The sequence number is odd outside a write. */
-    CRG_BROKEN_SEQUENCE = 0x100,
-    /** The slot array: its capacity is not a power of two, its meta pointer
-     * is not where its layout puts it, it is below the table's minimum
-     * capacity, or it is the shared empty array while the table counts keys. */
-    CRG_BROKEN_ARRAY,
-    /** An empty slot (meta word 0) whose hash, type, name or value is not 0. */
-    CRG_BROKEN_EMPTY_SLOT,
-    /** An occupied slot without a value, or an unnamed entry whose stored
-     * hash is not its type's. */
-    CRG_BROKEN_ENTRY,
-    /** A meta word that is not the entry's: its tag (7 hash bits and whether
-     * the key has a name) or its distance from home (+ 1, saturating). */
-    CRG_BROKEN_META,
-    /** Robin Hood order: an entry away from home right after an empty slot,
-     * or more than one slot further from home than the entry before it. */
-    CRG_BROKEN_ORDER,
-    /** A lookup of an entry's key (from its stored hash) does not end at
-     * that entry: the key is in the table twice, or the probe cannot reach it. */
-    CRG_BROKEN_PROBE,
-    /** The count differs from the number of occupied slots. */
-    CRG_BROKEN_COUNT,
-    /** The count is above the load bound: 3/4 of the capacity (7 of the
-     * smallest array's 8). */
-    CRG_BROKEN_LOAD
-} crg_invariant;
-
-/**
- * Checks every invariant of the table's layout (crg_table_inline.h) against
- * its current array, holding the mutex: see crg_invariant. For tests and the
- * fuzzer, after each operation; O(capacity) plus a probe per key, and no
- * lookup or write calls it. Returns 0 when they all hold, EINVAL for a NULL
- * table, or the crg_invariant found broken; *slot (when non-NULL) receives
- * the slot where it was found, or SIZE_MAX for the whole table (and for 0).
- */
-int crg_check_invariants(crg_table *CRG_NULLABLE t, size_t *CRG_NULLABLE slot);
 
 CRG_EXTERN_C_END
 

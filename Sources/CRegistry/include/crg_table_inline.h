@@ -1,13 +1,6 @@
 /*
- * Private: the table's layout and its inline lookup (crg_find; the
- * container's, crg_container_find, is in crg_container.h), so that a resolve
- * probes without a function call.
- * Include crg_table.h, not this file; nothing here is API.
- *
- * The concurrency rules are crg_table.h's: writers change slots inside a
- * sequence write section, with every slot field written atomically; readers
- * read them atomically, check the sequence number around the probe, and
- * retry if it moved (after CRG_INTERNAL_READ_ATTEMPTS, they take the mutex).
+ * Private: the table's layout and its inline lookup, crg_find (a lookup
+ * probes without a call). Include crg_table.h, not this file.
  */
 #ifndef CRG_TABLE_INLINE_H
 #define CRG_TABLE_INLINE_H
@@ -18,10 +11,8 @@
 
 CRG_EXTERN_C_BEGIN
 
-/* An owned copy of a name: its length, then its `len` bytes, so that a
- * lookup comparing a short name reads one cache line. What only writers use
- * precedes it in the same allocation (table.c); retired as a unit when its
- * key is removed. The empty name has len 0; "no name" is NULL. */
+/* An owned copy of a name: its length, then its bytes (a short name is one
+ * cache line), after what only writers use (table.c). "No name" is NULL. */
 typedef struct crg_name {
     size_t len;
 } crg_name;
@@ -31,34 +22,18 @@ static inline const uint8_t *CRG_NONNULL crg_internal_name_bytes(const crg_name 
 }
 
 /*
- * A slot array. Four arrays of `capacity` elements in one allocation, after
- * this header, so that what a probe reads first is small and dense:
- *
- * - meta:    one 16-bit word per slot, 32 per cache line: 0 for an empty slot,
- *            otherwise (min(distance + 1, 255) << 8) | tag, where distance is
- *            how far the entry sits from its home slot and tag is
- *            crg_internal_tag(hash, named): 7 bits of the key hash and
- *            whether the key has a name. A probe compares one word per slot:
- *            equal to what the key would store at this distance is a
- *            candidate; a word below (distance + 1) << 8 (empty, or an entry
- *            closer to its home) ends the probe (Robin Hood). A miss reads
- *            only meta (1 wrong candidate in 128 reads an entry).
- * - entries: type and value, 16 bytes, four per cache line: a hit of an
- *            unnamed key reads meta and one entry.
- * - names:   the owned name of a named entry (NULL for no name); read only
- *            for a named candidate.
- * - hashes:  the full key hashes; read by writers (moving entries) and by the
- *            rare probe that goes 254 or more slots from home (distance
- *            saturates in meta), never by an ordinary lookup.
- *
- * The arrays follow the header in that order (entries start right after it,
- * on a cache line); the header also points to meta, so that a probe loads
- * that pointer beside the mask instead of computing it.
- *
- * Retired as a unit: alone when the table moved to another array, or with its
- * contents (names, and values when the table owns them) when it was cleared
- * or destroyed. The header never changes once the array is published; the
- * elements are read and written atomically.
+ * A slot array: this header, then four arrays of `capacity` (a power of two)
+ * elements, each starting on a cache line:
+ * - entries: type and value, 16 bytes;
+ * - names:   a named entry's owned name (NULL: no name);
+ * - hashes:  full key hashes, for writers and probes past 254 slots from home;
+ * - meta:    16 bits a slot: 0 when empty, else (min(distance + 1, 255) << 8)
+ *            | crg_internal_tag(hash, named), distance being the entry's from
+ *            its home slot. A probe reads meta, and an entry only where the
+ *            word is what the key would store there (1 wrong match in 128).
+ * An empty slot is zero in all four. The header never changes once
+ * published. Retired whole: alone after a move, with names and values when
+ * cleared or destroyed.
  */
 typedef struct crg_slot {
     uint64_t type;
@@ -95,33 +70,25 @@ static inline CRG_ALWAYS_INLINE uint16_t *CRG_NONNULL crg_internal_meta_words(cr
                                 (mask + 1) * (sizeof(crg_slot) + sizeof(crg_name *) + sizeof(uint64_t)));
 }
 
-/* The start of every crg_table, embedded as its first member (table.c):
- * what readers read. */
+/* What readers read: the first member of every crg_table (table.c). */
 typedef struct crg_table_head {
     uint64_t seq;                  /* odd while a writer moves slots */
     crg_slots *CRG_NONNULL slots;  /* the current array */
 } crg_table_head;
 
 enum {
-    CRG_INTERNAL_READ_ATTEMPTS = 16,
-    /* meta's distance byte holds distance + 1 up to this, which means "at
-     * least CRG_INTERNAL_FAR - 1": a probe past that goes on out of line. */
-    CRG_INTERNAL_FAR = 255
+    CRG_INTERNAL_READ_ATTEMPTS = 16, /* failed validations before crg_find takes the mutex */
+    CRG_INTERNAL_FAR = 255 /* meta's saturated distance + 1: a probe past it goes on out of line */
 };
 
-/* ------------------------------------------------------------------------ */
-/* Key hashes: XXH3-64, inline                                               */
-/* ------------------------------------------------------------------------ */
+/* ---- Key hashes: XXH3-64, inline ---------------------------------------- */
 
 /*
- * A key's hash is XXH3_64bits_withSeed over the 8 bytes of its type (no name,
- * seed S) or over the 16 bytes {type, name hash} (a name, seed S + 1), S the
- * per-process seed. For 8 and 16 bytes XXH3 is a few multiplies; the parts
- * that depend only on the seed and XXH3's secret are computed once, when the
- * seed is chosen (table.c), and kept here. crg_internal_hash_unnamed/named
- * are bit-identical to the library function on little-endian machines (the
- * tests compare them over many inputs and seeds); on big-endian ones the
- * input words are byte-swapped first, as XXH3 reads them little-endian.
+ * A key's hash is XXH3_64bits_withSeed over its type's 8 bytes (no name, seed
+ * S) or over {type, name hash} (seed S + 1), S the process's seed: a few
+ * multiplies, with what depends on the seed and XXH3's secret computed once
+ * (table.c). Bit-identical to the library's (the tests compare them); input
+ * words are read little-endian, as XXH3 reads them.
  */
 typedef struct crg_hash_keys {
     uint64_t unnamed_flip;   /* 8 bytes, seed S:      (secret[8..16) ^ secret[16..24)) - (S ^ (swap32(S) << 32)) */
@@ -129,9 +96,7 @@ typedef struct crg_hash_keys {
     uint64_t named_flip_hi;  /*                      (secret[40..48) ^ secret[48..56)) - (S + 1) */
 } crg_hash_keys;
 
-/* Written once, before the first table exists (crg_create chooses the seed);
- * keys reach tables through release/acquire chains, so every thread that
- * hashes for a table sees it. */
+/* Written once, before the first table exists (table.c, crg_seed_init). */
 extern crg_hash_keys crg_internal_hash_keys;
 
 static inline CRG_ALWAYS_INLINE uint64_t crg_internal_le64(uint64_t word) {
@@ -194,22 +159,13 @@ static inline CRG_ALWAYS_INLINE uint64_t crg_internal_key_hash_inline(crg_key *C
     return key->hash;
 }
 
-/* Out of line: the key's hash (the same, for callers outside the header); a
- * probe under the mutex for a reader that keeps meeting writers; the end of
- * a probe past the saturated distance. */
-uint64_t crg_internal_key_hash(crg_key *CRG_NONNULL key);
+/* Out of line: a probe under the mutex for a reader that keeps meeting
+ * writers; the end of a probe past the saturated distance. */
 int crg_internal_find_locked(crg_table *CRG_NONNULL t, crg_key *CRG_NONNULL key, void *CRG_NULLABLE *CRG_NULLABLE value);
 ptrdiff_t crg_internal_probe_far(crg_slots *CRG_NONNULL s, const crg_key *CRG_NONNULL key, uint64_t hash, size_t index,
                                  size_t distance);
 
-/* For tests: 0 when the inline hashes above equal XXH3_64bits_withSeed for
- * these inputs under `seed` (NULL: the process's seed, also checking
- * crg_internal_key_hash); otherwise a bit mask of the mismatches. */
-int crg_internal_hash_check(const uint64_t *CRG_NULLABLE seed, uint64_t type, uint64_t name_hash);
-
-/* ------------------------------------------------------------------------ */
-/* Probing                                                                   */
-/* ------------------------------------------------------------------------ */
+/* ---- Probing ------------------------------------------------------------ */
 
 static inline size_t crg_internal_distance(size_t index, uint64_t hash, size_t mask) {
     return (index - (size_t)hash) & mask;
@@ -226,9 +182,8 @@ static inline CRG_ALWAYS_INLINE uint16_t crg_internal_meta(unsigned tag, size_t 
     return (uint16_t)(((distance + 1 < CRG_INTERNAL_FAR ? distance + 1 : CRG_INTERNAL_FAR) << 8) | tag);
 }
 
-/* Equal bytes? Names are mostly short, and for 4 to 16 bytes two pairs of
- * overlapping loads compare them without a loop: no call to memcmp, and no
- * length-dependent branch to mispredict after a cache miss. */
+/* Equal bytes? 4 to 16 bytes (most names) by two pairs of overlapping loads:
+ * no call to memcmp, no length-dependent branch. */
 static inline CRG_ALWAYS_INLINE bool crg_internal_bytes_equal(const uint8_t *CRG_NONNULL a, const uint8_t *CRG_NONNULL b, size_t n) {
     if (n >= 8 && n <= 16) {
         uint64_t a0, b0, a1, b1;
@@ -249,10 +204,9 @@ static inline CRG_ALWAYS_INLINE bool crg_internal_bytes_equal(const uint8_t *CRG
     return n == 0 || memcmp(a, b, n) == 0;
 }
 
-/* What every probe step may compare, copied out of the crg_key: plain values
- * that stay in registers across the probe's atomic loads (the key itself is
- * memory the compiler would read again after each of them). The name is
- * read from the key only when a named entry matches. */
+/* What every probe step compares, copied out of the crg_key so that it
+ * stays in registers across the atomic loads (the name is read from the key
+ * only when a named entry matches). */
 typedef struct crg_probe_key {
     uint64_t type;
     bool has_name;
@@ -278,11 +232,9 @@ static inline CRG_ALWAYS_INLINE bool crg_internal_entry_matches(crg_slots *CRG_N
            crg_internal_bytes_equal(crg_internal_name_bytes(stored), (const uint8_t *)original->name, stored->len);
 }
 
-/* The entry of `key` in `s`, or NULL. Safe against a concurrent writer
- * (every read is atomic, and the probe ends: this loop within 256 slots,
- * crg_internal_probe_far within the capacity), but only a probe that the
- * sequence number validates means anything. `original` is the key `key` was
- * copied from. */
+/* The entry of `key` (copied from `original`) in `s`, or NULL. Safe against
+ * a concurrent writer (atomic reads; it ends within 256 slots, the far probe
+ * within the capacity), but meaningful only once the sequence validates it. */
 static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(crg_slots *CRG_NONNULL s, crg_probe_key key,
                                                                                uint64_t hash,
                                                                                const crg_key *CRG_NONNULL original) {
@@ -290,14 +242,11 @@ static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(
     const uint16_t *meta = s->meta;
     size_t index = (size_t)hash & mask;
     /* No prefetch of the entry or name at home: a miss never needs them, and
-     * measured side by side, fetching them early while meta loads cost misses
-     * (up to 1.7x at 1,000,000 keys) more than it saved hits. */
-    /* At distance d from home the key's meta word would be want, and an
-     * entry whose word is below limit, (d + 1) << 8, is closer to its home
-     * than that (or the slot is empty): the key is not in the table. Both
-     * move on by 1 << 8 a slot; from distance CRG_INTERNAL_FAR - 1 on, where
-     * meta saturates, the first word below limit sends the probe out of line,
-     * which goes on from there with exact distances. */
+     * prefetching them cost misses more than it saved hits. */
+    /* At distance d from home the key's word would be `want`; a word below
+     * `limit`, (d + 1) << 8, is an empty slot or an entry closer to its home:
+     * the key is absent. Where meta saturates, a word below the limit sends
+     * the probe out of line, on with exact distances. */
     unsigned want = (1u << 8) | crg_internal_tag(hash, key.has_name);
     unsigned limit = 1u << 8;
     for (;;) {
@@ -318,13 +267,6 @@ static inline CRG_ALWAYS_INLINE crg_slot *CRG_NULLABLE crg_internal_probe_entry(
         limit += 1u << 8;
         index = (index + 1) & mask;
     }
-}
-
-/* The same, as an index (or -1): for writers. */
-static inline ptrdiff_t crg_internal_probe(crg_slots *CRG_NONNULL s, crg_probe_key key, uint64_t hash,
-                                           const crg_key *CRG_NONNULL original) {
-    crg_slot *entry = crg_internal_probe_entry(s, key, hash, original);
-    return entry != NULL ? entry - crg_internal_entries(s) : -1;
 }
 
 static inline CRG_ALWAYS_INLINE int crg_find(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *CRG_NULLABLE *CRG_NULLABLE value) {

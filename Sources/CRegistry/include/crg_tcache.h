@@ -1,47 +1,21 @@
 /*
- * A per-thread cache of cached instances: (container, type, name) -> the
- * value a caching scope's table holds for it.
+ * A per-thread cache of lookups, (container, type, name) -> the value a
+ * lookup found, in the thread's record: two-way set-associative, touched by
+ * its thread only, validated by one process-wide version word (DESIGN.md,
+ * T1). The version is odd while a write is in progress: a mutex marked with
+ * crg_mutex_set_versioned steps it when a thread takes it (outermost, not
+ * with crg_mutex_lock_quiet) and lets go of it (unlock, condition wait), and
+ * crg_tcache_invalidate adds 2. Every change to what a key finds, or that
+ * retires a cached value, is made under that mutex or invalidates. An entry
+ * is valid for the version it was filled under, and filled only when the
+ * version read before and after the lookup is the same even number. Values
+ * are not owned: use them inside a read section (crg_epoch.h).
  *
- * A resolve of a cached `.application`/`.cached` service otherwise finds the
- * registration in its container's table, its scope, and the entry in the
- * scope's table. This cache answers the same question with one probe of a
- * small two-way set-associative array that only the calling thread touches,
- * validated by one process-wide version word:
- *
- * - The version is odd while a write is in progress and even otherwise. A
- *   mutex marked with crg_mutex_set_versioned (the registry's) adds 1 when a
- *   thread takes it (outermost) and 1 when it lets go of it (unlock, or a
- *   condition wait); crg_tcache_invalidate adds 2 for changes made without it.
- *   Every change that can alter what a (container, type, name) resolves to,
- *   or that retires a cached value, happens under that mutex (DESIGN.md);
- *   one taken with crg_mutex_lock_quiet (crg_mutex.h) does not step the
- *   version, so a change made under it calls crg_tcache_invalidate itself.
- * - An entry is valid for the version it was filled under, which it
- *   records: a probe that reads another version misses it (versions only
- *   grow, so a stale entry never becomes valid again, and nothing needs
- *   emptying when the version moves). An entry is filled only if the
- *   version, read before the lookup that found the value and again after it,
- *   is the same even number: the lookup overlapped no write.
- * - The cache is part of the thread's record (crg_thread_record.h), which
- *   a read section attaches, and its values are not owned: call both
- *   functions inside a read section (crg_epoch.h). A value found under version v was in its table when v was
- *   read; any write that retired it since made the version odd before
- *   retiring (crg_retire's fence orders the two), so a read section that
- *   began after the retirement reads a newer version and misses; one that
- *   began before it keeps the value alive (its grace period).
- *
- * Names are identified by the address of their key bytes and their hash
- * (nil and 0 for no name): a name with other bytes misses, it is never
- * mistaken for another.
- *
- * Placement: a key's set (crg_tcache_set_index) holds two entries, the one
- * filled last in way 0. A fill of the key in way 0 replaces its value; a
- * fill over a stale way 0 takes it; any other fill moves way 0 to way 1
- * (dropping what way 1 held, or the key's own older entry there) and takes
- * way 0. So any two keys that share a set are both kept, a third evicts the
- * one filled least recently, and the keys one resolution alternates between
- * (a graph's few types) never evict each other, whatever addresses their
- * types and containers have. Probes write only the version they read.
+ * A name is identified by its bytes' address and its hash (NULL and 0: no
+ * name). A key's set holds two entries, way 0 filled last: a fill of the key
+ * in way 0 replaces its value, a fill over a stale way 0 takes it, any other
+ * moves way 0 to way 1 and takes way 0. So two keys sharing a set are both
+ * kept; a third evicts the one filled least recently.
  */
 #ifndef CRG_TCACHE_H
 #define CRG_TCACHE_H
@@ -59,12 +33,8 @@ typedef struct crg_tcache_version_line {
 } crg_tcache_version_line;
 extern crg_tcache_version_line crg_internal_tcache_line;
 
-/**
- * The set of a key, 0 ..< CRG_TCACHE_SETS (exposed for the tests, which make
- * keys that share a set). The container and type are addresses (their low
- * bits are alignment), the name hash is already a hash: the three are mixed
- * by one multiplication (Fibonacci hashing) and the set is the top bits.
- */
+/** The set of a key, 0 ..< CRG_TCACHE_SETS: the top bits of one multiply
+ * (Fibonacci hashing) of the container, the type and the name hash. */
 static inline CRG_ALWAYS_INLINE unsigned crg_tcache_set_index(const void *CRG_NULLABLE container, uint64_t type,
                                                               uint64_t name_hash) {
     uint64_t mixed = ((uint64_t)(uintptr_t)container ^ (type >> 3) ^ name_hash) * 0x9E3779B97F4A7C15ull;
@@ -86,11 +56,9 @@ static inline CRG_ALWAYS_INLINE bool crg_tcache_entry_holds(const crg_tcache_ent
     return crg_tcache_entry_is(entry, container, type, name, name_hash) && entry->version == version;
 }
 
-/**
- * The value cached for (`container`, `type`, `name`, `name_hash`) by this
- * thread under the current version, or NULL. Call inside a read section.
- * Remembers the version it read for crg_tcache_fill.
- */
+/** The value this thread cached for (`container`, `type`, `name`,
+ * `name_hash`) under the current version, or NULL; remembers the version for
+ * crg_tcache_fill. Call inside a read section. */
 static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *CRG_NULLABLE container, uint64_t type,
                                                                      const void *CRG_NULLABLE name, uint64_t name_hash) {
     crg_tcache *cache = &crg_internal_current_record->cache;
@@ -98,10 +66,8 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
     cache->probe_version = version;
     unsigned set = crg_tcache_set_index(container, type, name_hash);
     /* One entry pointer, moved to way 1 on a miss in way 0: a hit in way 0
-     * costs what one direct-mapped probe does. (The empty asm keeps the
-     * compiler from merging the two ways' loads of `value` into one indexed
-     * load whose offset it must first select: two more instructions on
-     * every hit.) */
+     * costs one direct-mapped probe. (The empty asm keeps the compiler from
+     * merging the two ways' loads of `value` into one indexed load.) */
     crg_tcache_entry *entry = &cache->ways[0][set];
     if (CRG_UNLIKELY(!crg_tcache_entry_holds(entry, container, type, name, name_hash, version))) {
         entry = &cache->ways[1][set];
@@ -113,12 +79,9 @@ static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_tcache_find(const void *C
     return entry->value;
 }
 
-/**
- * Remembers `value`, which a lookup for the key found in a caching scope's
- * table after the latest crg_tcache_find on this thread, unless a write began
- * since that probe (placement: see above). Call inside the same read section
- * as the lookup.
- */
+/** Remembers `value`, which a lookup for the key found after this thread's
+ * latest crg_tcache_find, unless a write began since. Call inside the same
+ * read section as the lookup. */
 static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE container, uint64_t type,
                                                      const void *CRG_NULLABLE name, uint64_t name_hash,
                                                      void *CRG_NONNULL value) {
@@ -136,9 +99,8 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
         first->version = version;
         return;
     }
-    /* Way 1 may hold the key (a registration found earlier, now its
-     * instance): it is overwritten by way 0, the key goes to way 0. A stale
-     * way 0 is dropped instead. */
+    /* Way 1 may hold the key (an older value): it is overwritten by way 0,
+     * the key goes to way 0. A stale way 0 is dropped instead. */
     if (first->version == version) {
         cache->ways[1][set] = *first;
     }
@@ -150,38 +112,27 @@ static inline CRG_ALWAYS_INLINE void crg_tcache_fill(const void *CRG_NULLABLE co
     first->version = version;
 }
 
-/**
- * The version word (acquire), for a reader that reads several tables and
- * needs them as they were at one moment (a list assembled from several
- * containers): if it is even now and crg_tcache_version_unchanged says it
- * is the same after the reads, they overlapped no write, as for
- * crg_tcache_fill. Call inside a read section.
- */
+/** The version word (acquire), for a reader that needs several tables as
+ * they were at one moment: even now and unchanged after the reads
+ * (crg_tcache_version_unchanged), they overlapped no write. */
 static inline CRG_ALWAYS_INLINE uint64_t crg_tcache_version_load(void) {
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_ACQUIRE);
 }
 
-/** Whether the version word is still `version`, after the loads made before this call (an acquire fence orders them first). */
+/** Whether the version word is still `version` after the loads made before
+ * this call (an acquire fence orders them first). */
 static inline CRG_ALWAYS_INLINE bool crg_tcache_version_unchanged(uint64_t version) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return __atomic_load_n(&crg_internal_tcache_line.version, __ATOMIC_RELAXED) == version;
 }
 
-/** Marks a change made without the versioned mutex: every thread's cache is emptied on its next probe. */
+/** Marks a change made without the versioned mutex: every thread's cache
+ * misses on its next probe. */
 void crg_tcache_invalidate(void);
 
-/**
- * Makes `m` the mutex whose critical sections make the version odd (see
- * above). Call once, before the cache is used; a later call replaces the
- * earlier one.
- */
+/** Marks `m` as a mutex whose critical sections step the version (see
+ * above). Call before the cache is used. */
 void crg_mutex_set_versioned(crg_mutex *CRG_NONNULL m);
-
-/** The current version (tests). */
-uint64_t crg_tcache_version(void);
-
-/** Empties the calling thread's cache, whatever the version (tests). */
-void crg_tcache_empty(void);
 
 CRG_EXTERN_C_END
 

@@ -1,12 +1,8 @@
 /*
- * CRegistry threads: a thread the front end starts for work that may have to
- * end early (verifying registrations, whose factories may hit a failure that
- * would otherwise stop the program), and its early exit.
- *
- * A thread that ends early skips whatever its callers still had to do: it
- * must hold no lock then. The read section it may be inside is left by the
- * thread-exit handling of crg_epoch.h, and its thread objects (crg_epoch.h)
- * are released.
+ * Threads: a thread for work that may have to end early (a failure that
+ * ends the thread rather than the process), its early exit, which leaves its
+ * read section and releases its object (crg_thread_record.h), and a pointer
+ * per thread for the front end.
  */
 #ifndef CRG_THREAD_H
 #define CRG_THREAD_H
@@ -21,12 +17,26 @@ CRG_EXTERN_C_BEGIN
  */
 int crg_thread_start(void (*CRG_NONNULL body)(void *CRG_NULLABLE context), void *CRG_NULLABLE context);
 
-/**
- * Ends the calling thread now (pthread_exit): the frames between here and the
- * thread's start are not returned through. Call only on a thread started by
- * crg_thread_start, holding no lock.
- */
+/** Ends the calling thread now (pthread_exit), skipping what its callers had
+ * still to do: only on a thread crg_thread_start started, holding no lock. */
 CRG_NORETURN void crg_thread_exit(void);
+
+/** Private: the calling thread's pointer. */
+extern CRG_THREAD_LOCAL void *CRG_NULLABLE crg_internal_thread_pointer;
+
+/** The calling thread's pointer, NULL until crg_thread_pointer_exchange sets
+ * it: one thread-local load. The library never reads, retains, releases or
+ * clears it. */
+static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_thread_pointer(void) {
+    return crg_internal_thread_pointer;
+}
+
+/** Sets the calling thread's pointer; returns the one it replaces. */
+static inline CRG_ALWAYS_INLINE void *CRG_NULLABLE crg_thread_pointer_exchange(void *CRG_NULLABLE pointer) {
+    void *previous = crg_internal_thread_pointer;
+    crg_internal_thread_pointer = pointer;
+    return previous;
+}
 
 CRG_EXTERN_C_END
 

@@ -1,30 +1,11 @@
 /*
- * A thread's record: everything the library keeps per thread, in one block.
- *
- * A thread that reads (crg_read_begin) gets a record, 128-byte aligned and a
- * multiple of 128 bytes long, so that no other allocation shares a line (or
- * an adjacent-line prefetch pair) with it. It holds, in order:
- *
- * - the epoch's part (crg_epoch.h): whether the thread is in a read section
- *   and since which epoch (`state`, the one field other threads read: the
- *   collectors), the nesting depth, and the owner's collection bookkeeping.
- *   Alone on the first 128 bytes.
- * - the front end's resolution state (`front_end`): the stack of
- *   registrations whose factories run on the thread and the instances of the
- *   current resolution, laid out by the front end in these bytes (zero is
- *   its empty state), with buffers it allocates on 128-byte lines of their
- *   own when these bytes are outgrown, kept with the record.
- * - the thread's cache of what resolves found (crg_tcache.h): written by the
- *   owner on every probe that misses and every fill, read by no one else.
- * - the thread's cold object (`cold`): what the front end keeps per thread
- *   but does not write on every resolve (a verification's bookkeeping, the
- *   build the thread waits for), released when the thread exits.
- *
- * So a resolve writes the record and nothing else of the thread's (the
- * instances it returns aside). Records are never freed: a thread that exits
- * leaves its record for the next thread that starts, which takes any free
- * one before a new one is made (the front end's state is empty again by
- * then, its buffers kept).
+ * A thread's record (DESIGN.md, "A thread's record"): all the library keeps
+ * per thread, in one block (128-byte aligned, a multiple of 128 bytes) that
+ * shares no line pair with another allocation: the epoch's part
+ * (crg_epoch.h) alone on the first 128 bytes, the only part other threads
+ * read; CRG_THREAD_BYTES bytes for the front end; the thread's cache of
+ * lookups (crg_tcache.h); its object.
+ * Records are never freed: the next thread to start takes a free one.
  */
 #ifndef CRG_THREAD_RECORD_H
 #define CRG_THREAD_RECORD_H
@@ -33,11 +14,9 @@
 
 CRG_EXTERN_C_BEGIN
 
-/* ------------------------------------------------------------------------ */
-/* The thread's cache (its operations: crg_tcache.h)                          */
-/* ------------------------------------------------------------------------ */
+/* ---- The thread's cache (its operations: crg_tcache.h) ------------------ */
 
-enum { CRG_TCACHE_SETS = 128, CRG_TCACHE_WAYS = 2, CRG_TCACHE_SLOTS = CRG_TCACHE_SETS * CRG_TCACHE_WAYS };
+enum { CRG_TCACHE_SETS = 128, CRG_TCACHE_WAYS = 2 };
 
 typedef struct crg_tcache_entry {
     const void *CRG_NULLABLE container;
@@ -45,68 +24,47 @@ typedef struct crg_tcache_entry {
     const void *CRG_NULLABLE name;
     uint64_t name_hash;
     void *CRG_NULLABLE value;
-    /* The version it was filled under (an empty entry's null container
-     * matches no key). */
-    uint64_t version;
+    uint64_t version; /* filled under it (an empty entry's null container matches no key) */
 } crg_tcache_entry;
 
 typedef struct crg_tcache {
-    /* The version the latest probe read (crg_tcache_fill compares it). */
-    uint64_t probe_version;
-    /* Set i is ways[0][i] (filled last) and ways[1][i]: a way's entries lie
-     * together, so way 1 of a set is way 0's address plus a constant. */
+    uint64_t probe_version; /* what the latest probe read (crg_tcache_fill compares it) */
+    /* Set i is ways[0][i] (filled last) and ways[1][i]: way 1 of a set is way
+     * 0's address plus a constant. */
     crg_tcache_entry ways[CRG_TCACHE_WAYS][CRG_TCACHE_SETS];
 } crg_tcache;
 
-/* ------------------------------------------------------------------------ */
-/* The record                                                                */
-/* ------------------------------------------------------------------------ */
+/* ---- The record --------------------------------------------------------- */
 
-/** The bytes of a record's front-end state. */
-enum { CRG_FRONT_END_BYTES = 512 };
-
-/** The unit records are aligned to and padded to. */
-enum { CRG_RECORD_LINE = 128 };
+/** The size of a record's bytes for the front end (crg_thread_bytes), and
+ * the unit records are aligned and padded to. */
+enum { CRG_THREAD_BYTES = 512, CRG_RECORD_LINE = 128 };
 
 /** The epoch's part of a record (crg_epoch.h). */
 typedef struct crg_record_epoch {
-    /* 0 outside a read section; (epoch << 1) | 1 inside. Written by the
-     * owner (atomically), read by collectors. */
+    /* `state`: 0 outside a read section, (epoch << 1) | 1 inside, written by
+     * the owner (atomically) and read by collectors. `next` (every record)
+     * and `in_use` are under the epoch mutex; the rest is the owner's. */
     uint64_t state;
-    /* Nesting depth; the owner's alone. */
-    uint64_t depth;
-    /* The epoch and the count of retirements when the owner last collected
-     * on leaving a section: it tries again only once either has moved (the
-     * owner's alone). */
-    uint64_t seen_epoch;
-    uint64_t seen_retirements;
-    /* How often the owner took the epoch mutex on leaving a section (tests). */
-    uint64_t leaving_collections;
-    /* Every record, and whether a thread owns this one: under the epoch
-     * mutex. */
+    uint64_t depth;            /* nesting */
+    uint64_t seen_epoch;       /* the epoch and the count of retirements when */
+    uint64_t seen_retirements; /* the owner last collected leaving a section */
+    uint64_t leaving_collections; /* how often it took the epoch mutex then */
     struct crg_thread_record *CRG_NULLABLE next;
     bool in_use;
 } crg_record_epoch;
 
-/**
- * A thread's record, allocated CRG_RECORD_LINE-aligned. Private but for
- * `front_end` and `cold`: exposed so that crg_read_begin(), crg_read_end()
- * and the cache's probes can be inlined.
- */
+/** A thread's record. Private: exposed for the inline read sections, bytes
+ * and cache probes. */
 typedef struct crg_thread_record {
-    /* The epoch's part, alone on the first line pair. */
-    union {
+    union { /* the epoch's part, alone on the first line pair */
         crg_record_epoch epoch;
         unsigned char epoch_line[CRG_RECORD_LINE];
     };
-    /* The front end's resolution state (16-byte aligned: it starts 128
-     * bytes into the record): the owner's alone. */
-    unsigned char front_end[CRG_FRONT_END_BYTES];
-    /* The thread's cache: the owner's alone. */
+    unsigned char bytes[CRG_THREAD_BYTES]; /* the front end's, 128 bytes in */
     crg_tcache cache;
-    /* The owner's cold object (crg_thread_object) and how to release it. */
-    void *CRG_NULLABLE cold;
-    crg_release_fn CRG_NULLABLE cold_release;
+    void *CRG_NULLABLE object; /* crg_thread_object, and how to release it */
+    crg_release_fn CRG_NULLABLE object_release;
 } crg_thread_record;
 
 /* The calling thread's record, NULL until its first read section. Private. */
@@ -124,48 +82,29 @@ static inline CRG_ALWAYS_INLINE crg_thread_record *CRG_NONNULL crg_thread_record
     return record;
 }
 
-/**
- * The calling thread's front-end state, CRG_FRONT_END_BYTES bytes aligned to
- * 16 (zero in a new record): the front end's to lay out. Inside a read
- * section the record exists, and this is one thread-local load and an add.
- */
-static inline CRG_ALWAYS_INLINE void *CRG_NONNULL crg_thread_front_end(void) {
-    return crg_thread_record_current()->front_end;
+/** The calling thread's CRG_THREAD_BYTES bytes, 16-byte aligned, zero in a new
+ * record, the front end's to lay out: in a read section, a load and an add. */
+static inline CRG_ALWAYS_INLINE void *CRG_NONNULL crg_thread_bytes(void) {
+    return crg_thread_record_current()->bytes;
 }
 
 /**
- * Sets the function that empties a record's front-end state when its thread
- * exits (releasing what that state owns, keeping its buffers), so that the
- * next thread to take the record finds it empty: process-wide, set once by
- * the front end before its first resolve. Called with the exiting thread's
- * `front_end`, after its cold object is released.
+ * Sets the function called with a record's bytes when its thread exits (after
+ * the thread's object is released), to leave them as a new thread expects
+ * them: the next thread may take the record as it is. Process-wide; set it
+ * before the bytes are first used. NULL: nothing is called.
  */
-void crg_thread_set_front_end_cleanup(void (*CRG_NULLABLE cleanup)(void *CRG_NONNULL front_end));
+void crg_thread_set_exit_callback(void (*CRG_NULLABLE callback)(void *CRG_NONNULL bytes));
 
-/**
- * The calling thread's cold object, set by crg_thread_set_object (NULL if
- * none). No other thread ever touches it; it is released when the thread
- * exits.
- */
+/** The calling thread's object (crg_thread_set_object), or NULL. */
 static inline void *CRG_NULLABLE crg_thread_object(void) {
     crg_thread_record *record = crg_internal_current_record;
-    return record ? record->cold : NULL;
+    return record ? record->object : NULL;
 }
 
-/**
- * Sets the calling thread's cold object (attaching a record if the thread has
- * none), released with `release(object, NULL)` when the thread exits. The
- * object it replaces is released at once: call it only when nothing uses
- * that one.
- */
+/** Sets the calling thread's object, released with `release(object, NULL)`
+ * when the thread exits; the one it replaces is released at once. */
 void crg_thread_set_object(void *CRG_NULLABLE object, crg_release_fn CRG_NONNULL release);
-
-/**
- * Tests: the calling thread's record (NULL before its first read section)
- * and its size: the block only its thread writes.
- */
-const void *CRG_NULLABLE crg_thread_record_address(void);
-size_t crg_thread_record_size(void);
 
 CRG_EXTERN_C_END
 

@@ -3,7 +3,7 @@ import CRegistry
 // How a key's declaration reaches the engine (DESIGN.md, K2). The getter runs
 // at every resolve and returns only where the key is declared; the factory
 // and options written in it are taken at the key's first use, by running the
-// getter again with a `KeyDeclaration` in this thread's slot (`crg_keys.h`).
+// getter again with a `KeyDeclaration` in this thread's pointer (`crg_thread_pointer`).
 // The key's initializer and modifiers find it there and hand over what they
 // were given, already in the forms a registration takes; at any other time
 // each costs one thread-local load.
@@ -92,13 +92,13 @@ enum KeyDeclaring {
     @inlinable
     @inline(__always)
     static var isDeclaring: Bool {
-        crg_key_declaration() != nil
+        crg_thread_pointer() != nil
     }
 
     @inlinable
     @inline(__always)
     static var current: UncheckedReference<KeyDeclaration>? {
-        crg_key_declaration().map { UncheckedReference(opaque: $0) }
+        crg_thread_pointer().map { UncheckedReference(opaque: $0) }
     }
 
     /// A key's factory, made by `factory` in the form its registration takes.
@@ -156,6 +156,6 @@ enum KeyDeclaring {
 
     @usableFromInline
     static func exchange(_ declaration: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        crg_key_declaration_exchange(declaration)
+        crg_thread_pointer_exchange(declaration)
     }
 }

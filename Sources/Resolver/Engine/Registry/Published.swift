@@ -3,28 +3,28 @@ import CRegistry
 // What every resolve reads first: the process-wide published fields, and
 // the decorator a resolve calls.
 
-/// What every resolve reads first, in process-wide fields (`crg_published`:
+/// What every resolve reads first, in process-wide fields (`crg_published_cell`/`_word`:
 /// static storage, no pointer to load, no initialization check). All zero
 /// until the registry is made.
 @usableFromInline
 enum Published {
     /// The root container, unretained (`Registry.root` owns it); nil before
     /// the registry exists.
-    @inlinable static var root: AtomicReference<Resolver> { AtomicReference(crg_published_root()) }
+    @inlinable static var root: AtomicReference<Resolver> { AtomicReference(crg_published_cell(0)) }
     /// The `DecorateBox` to call, unretained (`Registry.decorate` owns it), or
     /// nil (always nil in release builds of the library).
-    @inlinable static var decorate: AtomicReference<DecorateBox> { AtomicReference(crg_published_decorate()) }
+    @inlinable static var decorate: AtomicReference<DecorateBox> { AtomicReference(crg_published_cell(1)) }
     /// 1 once `registerAllServices` has run for the current registration
     /// generation; 0 while it has yet to (or before the registry exists).
-    @inlinable static var registered: AtomicWord { AtomicWord(crg_published_registered()) }
+    @inlinable static var registered: AtomicWord { AtomicWord(crg_published_word(0)) }
     /// Non-zero while resolves must take the detour (`resolveWithDetour`):
     /// counts the `Resolver.withRoot` calls running, the verification
     /// threads alive, and one while graph recording is switched on.
-    @inlinable static var detours: AtomicWord { AtomicWord(crg_published_detours()) }
+    @inlinable static var detours: AtomicWord { AtomicWord(crg_published_word(1)) }
     /// Counts scopes made, so each starts its generations at its own base.
-    static var scopesMade: AtomicWord { AtomicWord(crg_published_scopes_made()) }
+    static var scopesMade: AtomicWord { AtomicWord(crg_published_word(2)) }
     /// 1 while `Resolver.isRecordingGraph` is on.
-    static var recordingGraph: AtomicWord { AtomicWord(crg_published_recording_graph()) }
+    static var recordingGraph: AtomicWord { AtomicWord(crg_published_word(3)) }
 
     /// Runs `body` with resolves on the detour (`detours` counted up, and
     /// down again after).

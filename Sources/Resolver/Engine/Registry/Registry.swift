@@ -46,7 +46,7 @@ final class Registry: @unchecked Sendable {
         // thread's cache (`ThreadCache`).
         mutex.stepsThreadCacheVersion()
         // A thread that exits leaves its record's resolution state empty.
-        crg_thread_set_front_end_cleanup(ResolutionState.cleanup)
+        crg_thread_set_exit_callback(ResolutionState.cleanup)
         let main = Resolver(mutex: mutex)
         self.main = main
         self.root = main

@@ -68,7 +68,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inlinable
     @inline(__always)
     static var currentState: ThreadResolution {
-        ThreadResolution(UnsafeMutableRawPointer(crg_thread_front_end()).bindMemory(to: ResolutionState.self, capacity: 1))
+        ThreadResolution(UnsafeMutableRawPointer(crg_thread_bytes()).bindMemory(to: ResolutionState.self, capacity: 1))
     }
 
     /// The calling thread's context.

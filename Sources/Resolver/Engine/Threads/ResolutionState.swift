@@ -3,11 +3,11 @@ import CRegistry
 // What a thread's resolves write, in its record (`crg_thread_record.h`,
 // DESIGN.md "A thread's record"): the stack of registrations whose factories
 // run and the graph instances of the current resolution (`ResolutionState`,
-// laid out in the record's front-end bytes), reached by pointer
+// laid out in the record's bytes for the front end), reached by pointer
 // (`ThreadResolution`).
 
 /// What a thread's resolves write: the stack and the graph, in the thread's
-/// record (`crg_thread_front_end`: `CRG_FRONT_END_BYTES` bytes, zero when the
+/// record (`crg_thread_bytes`: `CRG_THREAD_BYTES` bytes, zero when the
 /// record is new, which is this state empty).
 ///
 /// - `stack`: the registrations whose factories are running on this thread,
@@ -30,7 +30,7 @@ import CRegistry
 /// unretained: a registration on the stack is running inside this thread's
 /// read section, which keeps it alive. When the thread exits, what the state
 /// owns is released and the state left empty for the next thread
-/// (`releaseAll`, the record's front-end cleanup).
+/// (`releaseAll`, the record's exit callback).
 @usableFromInline
 struct ResolutionState {
     /// `stackCount` registrations, outermost first, in a buffer of
@@ -52,7 +52,7 @@ struct ResolutionState {
 
     /// How many entries the stack holds in the record's bytes.
     static var inlineStackCapacity: Int {
-        (Int(CRG_FRONT_END_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
+        (Int(CRG_THREAD_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
     }
 
     /// Releases what it owns and leaves it empty, its buffers kept (its
@@ -66,14 +66,14 @@ struct ResolutionState {
         releasingGraph = false
     }
 
-    /// The record's front-end cleanup (`crg_thread_set_front_end_cleanup`).
+    /// The record's exit callback (`crg_thread_set_exit_callback`).
     static let cleanup: @convention(c) (UnsafeMutableRawPointer) -> Void = { frontEnd in
         frontEnd.bindMemory(to: ResolutionState.self, capacity: 1).pointee.releaseAll()
     }
 }
 
 /// A thread's `ResolutionState`, by pointer: what the resolve path uses.
-/// The state is in the thread's record (its front-end bytes), which lasts
+/// The state is in the thread's record (its bytes), which lasts
 /// as long as the thread.
 @frozen
 @usableFromInline

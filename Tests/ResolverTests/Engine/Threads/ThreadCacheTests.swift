@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 import Foundation
 @testable import Resolver
 import Testing

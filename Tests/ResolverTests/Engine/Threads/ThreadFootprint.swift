@@ -1,4 +1,5 @@
 import CRegistry
+import CRegistry.Testing
 @testable import Resolver
 
 /// What the calling thread's resolves write that is the thread's own
