@@ -21,14 +21,14 @@ struct LifetimeDivergence: Error, CustomStringConvertible {
 /// section that was open then is still open (DESIGN.md, "Memory
 /// reclamation"), and tests of other suites may be resolving meanwhile: an
 /// instance the model has released may stay alive in the engine for that
-/// long (`released`), never longer and never shorter.
+/// long (`grace`, collecting meanwhile), never longer; and the engine never
+/// releases an instance the model still holds.
 final class LifetimeRunner {
-    /// The program's containers, by identity, for the keys' own factories,
-    /// which are process-wide and find their program through the container
-    /// they are given.
+    /// The runner whose program made a container, for the keys' own
+    /// factories, which are process-wide and find their program through the
+    /// container they are given.
     private struct Owner {
         weak var runner: LifetimeRunner?
-        let container: Int
     }
 
     private static let owners = Locked<[ObjectIdentifier: Owner]>([:])
@@ -100,9 +100,8 @@ final class LifetimeRunner {
     // MARK: Containers
 
     private func adopt(_ container: Resolver) {
-        let index = containers.count
         containers.append(container)
-        Self.owners.withLock { $0[ObjectIdentifier(container)] = Owner(runner: self, container: index) }
+        Self.owners.withLock { $0[ObjectIdentifier(container)] = Owner(runner: self) }
     }
 
     private func container(_ role: ContainerRole) -> Resolver {

@@ -5,7 +5,7 @@ import ResolverTestSupport
 // eight fixed service types, since a program cannot make types at run time,
 // and a fixed pool of compile-time-checked keys, since keys are static
 // declarations. Each factory asks the running program what to build
-// (`LifetimeRunner.build`), so that a program can wire them as it likes and
+// (`LifetimeRunner`), so that a program can wire them as it likes and
 // re-registering changes the graph.
 
 /// An instance a lifetime program's factory made: its serial number in the
