@@ -4,6 +4,9 @@
 #                 engine-boundary, build-warnings, test-swift, test-strict-verdicts, test-probes,
 #                 test-contexts, test-example, docs
 #                 (installs libxxhash-dev and graphviz if missing)
+#   make test-lifetimes  the lifetime model test (issue 42) for LIFETIME_STEPS steps per seed
+#                 (170,000 by default: 1,020,000 over its six seeds; make test runs 21,000);
+#                 LIFETIME_SEED=n for other programs
 #   make bench    benchmarks (see Benchmarks/README.md); bench-scaling-table (the harness's throughput
 #                 table at 1..cores threads), bench-scaling-runs (twenty processes, fresh threads per
 #                 measurement, and a verdict per run), bench-smoke, bench-instructions (instructions and
@@ -37,7 +40,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example test-lifetimes docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
 
 all: test
 
@@ -186,6 +189,17 @@ test-example: deps
 
 example: deps
 	$(SWIFT) run ResolverExample
+
+# The lifetime model test (Tests/ResolverTests/Lifetimes) for longer than make
+# test runs it: LIFETIME_STEPS steps for each of its six seeds (four on
+# containers of their own, two on the app-wide state), from programs
+# LIFETIME_SEED picks. A divergence prints its program, shrunk.
+LIFETIME_STEPS ?= 170000
+LIFETIME_SEED ?= 0
+test-lifetimes: deps
+	@echo "==> the lifetime model test: $(LIFETIME_STEPS) steps for each of six seeds (offset $(LIFETIME_SEED))"
+	RESOLVER_LIFETIME_STEPS=$(LIFETIME_STEPS) RESOLVER_LIFETIME_SEED=$(LIFETIME_SEED) \
+		$(SWIFT) test -Xswiftc -warnings-as-errors --filter LifetimeModel
 
 # An app's first build (Tests/FirstBuildApp: a package that depends on the
 # library by path and writes the README's lines). Without the xxHash header
