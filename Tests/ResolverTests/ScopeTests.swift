@@ -89,6 +89,19 @@ extension IndependentTests {
             #expect(again.own !== three.own, "a new resolution makes new instances")
         }
 
+        /// One instance per registration within a resolution, whatever the
+        /// arguments, as 1.5.1's graph scope kept it (Scopes.md).
+        @Test func graphKeepsOneInstancePerRegistrationWhateverTheArguments() {
+            final class User { let id: Int; init(id: Int) { self.id = id } }
+            final class Pair { let a: User; let b: User; init(a: User, b: User) { self.a = a; self.b = b } }
+            let resolver = Resolver()
+            resolver.register(arguments: Int.self) { _, id in User(id: id) }.scope(.graph)
+            resolver.register { r in Pair(a: r.resolve(User.self, arguments: 1), b: r.resolve(User.self, arguments: 2)) }
+            let pair: Pair = resolver.resolve()
+            #expect(pair.a === pair.b && pair.b.id == 1)
+            #expect(resolver.resolve(User.self, arguments: 2).id == 2, "a new resolution makes its own")
+        }
+
         @Test func uniqueAlwaysMakesANewInstance() {
             final class Pair { let a: Leaf; let b: Leaf; init(a: Leaf, b: Leaf) { self.a = a; self.b = b } }
             let resolver = Resolver()

@@ -6,7 +6,7 @@
 // are still alive (LifetimeModelTests.swift).
 //
 // What it models (Scopes.md, ArgumentsLifetimesAndCollections.md,
-// CompileTimeCheckedKeys.md, /work/shared/RESOLVER-API.md):
+// CompileTimeCheckedKeys.md, and Resolver 1.5.1's contract):
 //
 // - A registration is found in the resolving container, then in its
 //   children in the order added, depth first; a key's override likewise,
@@ -26,7 +26,8 @@
 //   `.application`, `.cached` and `.shared` instances of its own when
 //   resolves go through it. A nil result is never kept.
 // - Re-registering replaces the factory, not what scopes keep (1.5.1), for
-//   types and names and, today, for keys (`keyOverrideDropsInstances`).
+//   types and names; a key's override also drops what the key's scope keeps
+//   where it is registered (`keyOverrideDropsInstances`), as Factory does.
 // - `scope.reset()` drops everything the scope keeps; `scope.reset(T.self,
 //   name:)` every instance of that type and name, every argument value
 //   included; neither reaches `.graph`, `.unique` or `.container` (whose
@@ -136,13 +137,13 @@ final class LifetimeModel {
 
     /// Whether overriding a key (`register(\.key) { … }`) drops the
     /// instances kept for the key, as Factory's `register` does: every
-    /// argument value's, in every scope the key's declared scope or the
-    /// override's `.scope` can keep them in (the app-wide one and each
-    /// isolated container's own; every container's `cache`). Today it does
-    /// not: caches key on type and name, and an override replaces the
-    /// factory, not the instance, as re-registering a type does in 1.5.1.
-    /// Flip this when keys follow Factory.
-    static let keyOverrideDropsInstances = false
+    /// argument value's, in the key's scope (the override's before a
+    /// `.scope(…)` chained on it) as seen from the container it is registered
+    /// in (that container's own caches where it isolates them, its `cache`
+    /// for `.container`). Registrations
+    /// by type keep 1.5.1's rule: an override replaces the factory, not the
+    /// instance.
+    static let keyOverrideDropsInstances = true
 
     /// Whether `.graph` keeps one instance per registration in a top-level
     /// resolve whatever the arguments: a typed registration resolved twice
@@ -284,22 +285,21 @@ final class LifetimeModel {
         let choice = scope == .keyDeclared ? Lifetime.declaredScope(ofKey: slot.key!) : scope
         let container = containers[roles[role]!]
         container.registrations[slot] = Registration(id: id, slot: slot, scope: choice, wiring: wiring)
-        if Self.keyOverrideDropsInstances, let key = slot.key {
-            for index in Set(scopeIndexes(of: choice) + scopeIndexes(of: Lifetime.declaredScope(ofKey: key))) {
-                dropEntries(of: slot, in: scopes[index])
-            }
+        if Self.keyOverrideDropsInstances, let key = slot.key,
+           let index = scopeIndex(of: Lifetime.declaredScope(ofKey: key), seenFrom: roles[role]!) {
+            dropEntries(of: slot, in: scopes[index])
         }
     }
 
-    /// Every scope a registration's choice can keep instances in: the
-    /// app-wide one and each isolated container's own, every container's
-    /// `cache`, or the program's own scope.
-    private func scopeIndexes(of choice: ScopeChoice) -> [Int] {
+    /// The scope `choice` keeps instances in for a resolve from `container`:
+    /// the container's own where it isolates it, its `cache`, or the
+    /// program's scope; nil for the scopes that keep none.
+    private func scopeIndex(of choice: ScopeChoice, seenFrom container: Int) -> Int? {
         switch choice {
-        case .graph, .unique, .keyDeclared: return []
-        case .application, .cached, .shared: return [programScopes[choice]!] + containers.compactMap { $0.own[choice] }
-        case .container: return containers.map(\.cacheScope)
-        case .customCache, .customShare, .timeToLive: return [programScopes[choice]!]
+        case .graph, .unique, .keyDeclared: return nil
+        case .application, .cached, .shared: return containers[container].own[choice] ?? programScopes[choice]!
+        case .container: return containers[container].cacheScope
+        case .customCache, .customShare, .timeToLive: return programScopes[choice]!
         }
     }
 
@@ -343,9 +343,18 @@ final class LifetimeModel {
         scope.generation += 1
     }
 
+    /// `scope.reset(T.self, name:)`, or `scope.reset(\.key)`, which also
+    /// drops the key's instances wherever its scope keeps them for resolves
+    /// from `root` (Factory's `reset(.scope)`).
     func reset(_ target: ScopeTarget, _ slot: Slot) {
-        guard let scope = scope(of: target) else { return }
-        dropEntries(of: slot, in: scope)
+        if let scope = scope(of: target) {
+            dropEntries(of: slot, in: scope)
+        }
+        guard let key = slot.key, let root else { return }
+        let choice = lookup(slot, in: root)?.scope ?? Lifetime.declaredScope(ofKey: key)
+        if let index = scopeIndex(of: choice, seenFrom: root) {
+            dropEntries(of: slot, in: scopes[index])
+        }
     }
 
     private func dropEntries(of slot: Slot, in scope: Scope) {

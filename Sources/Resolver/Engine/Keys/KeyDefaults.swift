@@ -32,14 +32,15 @@ final class KeyDefaults: @unchecked Sendable {
         return found
     }
 
-    /// Whether the key of `Service` named `name` has no registration yet.
+    /// The identity of the key's registration, if it has one.
     @usableFromInline
     @inline(never)
-    static func isUndeclared<Service>(_ name: KeyBytes, of type: Service.Type) -> Bool {
+    static func registration<Service>(named name: KeyBytes, of type: Service.Type) -> ObjectIdentifier? {
         withRegistryKey(RegistryKey.typeID(of: Service.self), name) { key in
-            ReadSection.run { section in shared.container.storage.find(key, section) == nil }
+            ReadSection.run { section in shared.container.storage.find(key, section).map { ObjectIdentifier($0.object) } }
         }
     }
+
 
     /// The key's own registration: the one the table holds, else the one
     /// `declaration` declares, made through the register funnel (unless
@@ -113,20 +114,29 @@ final class KeyDefaults: @unchecked Sendable {
 
 extension Resolver {
     /// Resolves the key declared at `site` from `container` (nil: `root`):
-    /// the one resolve path with the key's name. At the key's first use
-    /// (nothing found, and the key has no registration yet) `declare` takes
-    /// its declaration from its getter, and the resolve goes again.
+    /// the one resolve path with the key's name; at the key's first use
+    /// `declare` takes its declaration from its getter first.
     @inlinable
     @inline(__always)
     static func resolveKey<Path: ResolvePath>(_ site: KeySite, in container: Resolver?, _ arguments: ArgumentsPointer,
                                               _ path: Path.Type, declare: () -> Void) -> Path.Result {
         KeyName.withBytes(site.name) { name in
-            let result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
-            guard Path.isAbsent(result), KeyDefaults.isUndeclared(name, of: Path.Service.self) else {
-                return result
+            var result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
+            // Nothing found: declare the key if it has no registration, and
+            // go again until the registration is the one the last try saw (a
+            // `Resolver.reset()` may forget a registration between a try and
+            // the next; one that gives nil twice gives nil).
+            var seen: ObjectIdentifier?
+            while Path.isAbsent(result) {
+                let current = KeyDefaults.registration(named: name, of: Path.Service.self)
+                guard current == nil || current != seen else { break }
+                if current == nil {
+                    declare()
+                }
+                seen = current ?? KeyDefaults.registration(named: name, of: Path.Service.self)
+                result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
             }
-            declare()
-            return resolve(name, in: container, arguments, path, declaredAt: site.origin)
+            return result
         }
     }
 
@@ -160,7 +170,7 @@ extension Resolver {
     @inlinable
     static func mentionKey<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
         let site = ResolverKeys()[keyPath: key].site
-        if KeyName.withBytes(site.name, { KeyDefaults.isUndeclared($0, of: Service.self) }) {
+        if KeyName.withBytes(site.name, { KeyDefaults.registration(named: $0, of: Service.self) == nil }) {
             declareKey(key, declaredAt: site)
         }
     }

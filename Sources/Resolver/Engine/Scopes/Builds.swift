@@ -168,7 +168,10 @@ final class Flight: @unchecked Sendable {
         registry.assertLocked()
         var chain = [self]
         var owner = self.owner
-        while let next = owner?.waitingFor {
+        // A thread's `waitingFor` outlives the flight it waited on until that
+        // thread takes the mutex again: a flight that has ended is waited on
+        // by nobody.
+        while let next = owner?.waitingFor, case .running = next.outcome {
             chain.append(next)
             if next.owner === waiter {
                 chain.append(self)

@@ -4,6 +4,10 @@ import ResolverTestSupport
 import Synchronization
 import Testing
 
+extension ResolverKeys {
+    fileprivate var resetStressKey: ResolverKey<String> { ResolverKey { "from the key" } }
+}
+
 extension ResolverTests {
     /// `Resolver.reset()` is atomic with registration (DESIGN.md, invariant
     /// 5): a resolve that overlaps any number of resets still finds what
@@ -35,6 +39,9 @@ extension ResolverTests {
                     if Resolver.optional(NetworkService.self) == nil { missed["NetworkService", default: 0] += 1 }
                     if Resolver.optional(UserSession.self) == nil { missed["UserSession", default: 0] += 1 }
                     if Resolver.optional(String.self, name: .fred) != "Hello, Fred" { missed["String:fred", default: 0] += 1 }
+                    // A key's first use after each reset makes its registration,
+                    // which a reset may forget before the resolve finds it.
+                    if Resolver.optional(\.resetStressKey) != "from the key" { missed["\\.resetStressKey", default: 0] += 1 }
                 }
                 failures.withLock { $0.merge(missed, uniquingKeysWith: +) }
                 resolversLeft.subtract(1, ordering: .releasing)
