@@ -241,7 +241,31 @@ extension IndependentTests {
     }
 }
 
+extension ResolverKeys {
+    fileprivate var semAppWideCached: ResolverKey<SemanticsPlayer> { ResolverKey { SemanticsPlayer("live") }.scope(.cached) }
+}
+
 extension ResolverTests {
+    /// A scope's reset of a key resets that scope as it is, whatever the
+    /// root in use isolates: `ResolverScope.cached.reset(\.key)` inside a
+    /// test whose root keeps its own `.cached` still drops the app-wide one.
+    @Suite struct KeyResetOfANamedScope {
+        @Test func aScopesResetOfAKeyDropsTheInstanceThatScopeKeepsWhateverTheRootIsolates() {
+            defer { ResolverScope.cached.reset() }
+            let appWide = Resolver()
+            weak var kept: SemanticsPlayer?
+            do {
+                let player = appWide.resolve(\.semAppWideCached)
+                kept = player
+            }
+            #expect(kept != nil, "the app-wide .cached keeps it")
+            Resolver.withRoot(Resolver(child: nil, isolatedScopes: true)) {
+                ResolverScope.cached.reset(\.semAppWideCached)
+            }
+            #expect(released { kept == nil }, "the app-wide .cached dropped it")
+        }
+    }
+
     /// Contexts added to an app module's keys from another module (this
     /// test target), as a test target's `registerAllServices` adds them.
     @Suite struct KeyContextsFromAnotherModule {

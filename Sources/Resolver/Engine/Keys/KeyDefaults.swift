@@ -113,33 +113,6 @@ final class KeyDefaults: @unchecked Sendable {
 }
 
 extension Resolver {
-    /// Resolves the key declared at `site` from `container` (nil: `root`):
-    /// the one resolve path with the key's name; at the key's first use
-    /// `declare` takes its declaration from its getter first.
-    @inlinable
-    @inline(__always)
-    static func resolveKey<Path: ResolvePath>(_ site: KeySite, in container: Resolver?, _ arguments: ArgumentsPointer,
-                                              _ path: Path.Type, declare: () -> Void) -> Path.Result {
-        KeyName.withBytes(site.name) { name in
-            var result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
-            // Nothing found: declare the key if it has no registration, and
-            // go again until the registration is the one the last try saw (a
-            // `Resolver.reset()` may forget a registration between a try and
-            // the next; one that gives nil twice gives nil).
-            var seen: ObjectIdentifier?
-            while Path.isAbsent(result) {
-                let current = KeyDefaults.registration(named: name, of: Path.Service.self)
-                guard current == nil || current != seen else { break }
-                if current == nil {
-                    declare()
-                }
-                seen = current ?? KeyDefaults.registration(named: name, of: Path.Service.self)
-                result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
-            }
-            return result
-        }
-    }
-
     /// The key's own registration, made from the declaration its getter
     /// gives if it has none yet (the key path applied where the caller wrote
     /// it, so the compiler calls the getter directly).
@@ -206,7 +179,10 @@ extension Resolver {
                                   removingOverride: Bool, also scope: ResolverScope? = nil) {
         registry.write {
             withRegistryKey(Service.self, name) { key in
-                var scopes = scope.map { [$0] } ?? []
+                // The scope named is the one reset, as it is; the key's own
+                // scopes as they stand for resolves from `container`.
+                scope?.resetEntryLocked(Service.self, name: name)
+                var scopes: [ResolverScope] = []
                 let table = container.storage.table
                 if removingOverride, let override = table.findLocked(key) {
                     scopes.append(override.unsafeCast(to: ResolverRegistration<Service>.self).read { $0.scopeStorage })

@@ -250,6 +250,34 @@ extension Resolver {
 
     // MARK: - 1. find
 
+    /// The entry of a key's resolve: the one resolve path with the key's name
+    /// (K1); at the key's first use, `declare` takes its declaration from its
+    /// getter (K2) and the resolve goes again.
+    @inlinable
+    @inline(__always)
+    static func resolveKey<Path: ResolvePath>(_ site: KeySite, in container: Resolver?, _ arguments: ArgumentsPointer,
+                                              _ path: Path.Type, declare: () -> Void) -> Path.Result {
+        KeyName.withBytes(site.name) { name in
+            var result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
+            // Nothing found: declare the key if it has no registration, and
+            // go again until the registration is the one the last try saw (a
+            // `Resolver.reset()` may forget a registration between a try and
+            // the next; one that gives nil twice gives nil).
+            var seen: ObjectIdentifier?
+            while Path.isAbsent(result) {
+                let current = KeyDefaults.registration(named: name, of: Path.Service.self)
+                guard current == nil || current != seen else { break }
+                if current == nil {
+                    declare()
+                }
+                seen = current ?? KeyDefaults.registration(named: name, of: Path.Service.self)
+                result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
+            }
+            return result
+        }
+    }
+
+
     /// Step 1 past a miss of the thread's cache: the container's lookup
     /// (here, then its children), else, for a key, its own registration;
     /// remembered in the thread's cache, then steps 2 to 4. Nil when
