@@ -86,16 +86,14 @@ struct TypedArgumentsHeader {
         self.operations = operations
     }
 
+    /// The values boxed (`TypedArgumentsBox`), and as a key (nil when one is not `Hashable`).
     @usableFromInline func box() -> Any { operations.box(self) }
-    /// The values as a hashable key, or nil when one is not `Hashable`.
     func key() -> [AnyHashable]? { operations.key(self) }
 }
 
 @usableFromInline
 protocol TypedArgumentsOperations {
-    /// The values, boxed (`TypedArgumentsBox`).
     static func box(_ header: TypedArgumentsHeader) -> Any
-    /// The values, each as `AnyHashable`, or nil when one is not `Hashable`.
     static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]?
 }
 
@@ -111,9 +109,7 @@ struct TypedArgumentsOf<each Argument>: TypedArgumentsOperations {
     @usableFromInline static func box(_ header: TypedArgumentsHeader) -> Any {
         TypedArgumentsBox<repeat each Argument>(repeat each values(header))
     }
-    @usableFromInline static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]? {
-        argumentsKey(repeat each values(header))
-    }
+    @usableFromInline static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]? { argumentsKey(repeat each values(header)) }
 }
 
 /// `(A, repeat each B)` as text, for messages.
@@ -138,11 +134,9 @@ func withTypedArguments<A, each B, Result>(_ first: A, _ rest: repeat each B,
     }
 }
 
-/// Typed arguments boxed, to cross a suspension or reach a factory form
-/// that takes `Any?`.
+/// Typed arguments boxed, to cross a suspension or reach a factory form that takes `Any?`.
 @usableFromInline
 protocol TypedArgumentsBoxing {
-    /// Calls `body` with the arguments as a typed `ArgumentsPointer`.
     func withArguments<Result>(_ body: (ArgumentsPointer) -> Result) -> Result
     var types: Any.Type { get }
 }
@@ -150,7 +144,6 @@ protocol TypedArgumentsBoxing {
 @usableFromInline
 final class TypedArgumentsBox<each Argument>: TypedArgumentsBoxing, @unchecked Sendable {
     @usableFromInline let values: (repeat each Argument)
-
     @usableFromInline init(_ values: repeat each Argument) { self.values = (repeat each values) }
 
     @usableFromInline
@@ -167,8 +160,7 @@ final class TypedArgumentsBox<each Argument>: TypedArgumentsBoxing, @unchecked S
     @usableFromInline var types: Any.Type { (repeat each Argument).self }
 }
 
-/// Each value as `AnyHashable`, or nil when one is not `Hashable`: the key
-/// of a typed call's instance in a caching scope.
+/// The key of a typed call's instance in a caching scope, or nil when a value is not `Hashable`.
 @usableFromInline
 func argumentsKey<each Argument>(_ values: repeat each Argument) -> [AnyHashable]? {
     var key: [AnyHashable] = []

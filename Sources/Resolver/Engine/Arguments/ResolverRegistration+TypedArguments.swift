@@ -33,10 +33,11 @@ extension ResolverRegistration {
     @usableFromInline
     class TypedFactory {
         @usableFromInline init() {}
-        /// The factory as the resolve path calls it (`Factory.call`).
+        /// The factory as `Factory.call` and `Factory.anyArgumentsForm` make it.
         func call(name: Resolver.Name?) -> Call { preconditionFailure("TypedFactory is abstract") }
-        /// The factory as `update(factory:)` takes it: the values boxed.
-        func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> { preconditionFailure("abstract") }
+        func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
+            preconditionFailure("TypedFactory is abstract")
+        }
 
         /// `call` behind the one check a resolve makes: the call passed the
         /// list `types`, else a stop that names both lists.

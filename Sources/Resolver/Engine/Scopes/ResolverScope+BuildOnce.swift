@@ -12,7 +12,6 @@ struct BuildKey {
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let argumentsKey: [AnyHashable]?
     @usableFromInline let registration: AnyObject
-
     @inlinable
     init(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?, argumentsKey: [AnyHashable]?,
          registration: AnyObject) {
@@ -31,7 +30,6 @@ struct BuildKey {
 struct BuiltInstance {
     @usableFromInline let instance: UncheckedReference<AnyObject>?
     @usableFromInline let entry: UncheckedReference<AnyObject>?
-
     @inlinable
     init(instance: UncheckedReference<AnyObject>?, entry: UncheckedReference<AnyObject>?) {
         self.instance = instance
@@ -41,10 +39,8 @@ struct BuiltInstance {
 
 extension ResolverScope {
     enum BuildStart {
-        /// The table holds it, and `found` took it.
         case cached
         case join(Flight)
-        /// The caller builds it.
         case build(BuildTicket)
     }
 
@@ -80,7 +76,6 @@ extension ResolverScope {
         building[index].flight = flight
         return flight
     }
-
     /// The flight of the build `ticket`, for an async asker that started it.
     func flightLocked(of ticket: BuildTicket) -> Flight? {
         building.firstIndex { $0.ticket == ticket }.map(flightLocked(at:))
@@ -114,7 +109,6 @@ extension ResolverScope {
         registry.assertLocked()
         return removeBuildLocked(ticket)?.flight?.endLocked(.abandoned) ?? .none
     }
-
     private func removeBuildLocked(_ ticket: BuildTicket) -> Build? {
         guard let index = building.firstIndex(where: { $0.ticket == ticket }) else { return nil }
         building.swapAt(index, building.count - 1)
@@ -299,8 +293,7 @@ private func startBuildTask(_ operation: sending @escaping @isolated(any) () asy
 }
 
 extension ResolverRegistration {
-    /// A caching scope without the instance: build it once, the closures
-    /// specialized where the resolve is.
+    /// A caching scope without the instance: build it once, the closures specialized where the resolve is.
     @inlinable
     @inline(never)
     static func buildOnce(_ registration: UncheckedReference<ResolverRegistration>, _ scope: UncheckedReference<ResolverScope>,
@@ -349,7 +342,6 @@ extension ResolutionContext {
             unfinishedBuilds.append((scope, ticket))
         }
     }
-
     func noteBuildEndedLocked(_ ticket: BuildTicket) {
         registry.assertLocked()
         if !unfinishedBuilds.isEmpty {

@@ -20,10 +20,8 @@ struct Build {
     func isBuilding(_ typeID: UInt64, _ name: Resolver.Name?, _ argumentsKey: [AnyHashable]?) -> Bool {
         !dropped && builds(typeID, name) && self.argumentsKey == argumentsKey
     }
-
     /// Whether this builds the service `typeID`, `name` (any argument list).
     func builds(_ typeID: UInt64, _ name: Resolver.Name?) -> Bool { self.typeID == typeID && self.name == name }
-
     /// How many threads and tasks wait for it (the tests read it).
     var waiting: Int { flight?.waiting ?? 0 }
 }
@@ -39,16 +37,14 @@ struct BuildTicket: Equatable, Sendable {
 final class Flight: @unchecked Sendable {
     enum Outcome {
         case running
-        /// The instance as `ValueStorage` keeps it, owned by the flight (nil:
-        /// the factory returned nil).
+        /// The instance as `ValueStorage` keeps it, owned (nil: the factory returned nil).
         case built(UncheckedReference<AnyObject>?)
         /// Its builder will never finish: waiters start over.
         case abandoned
     }
 
-    /// The registration it builds, for messages.
+    /// The registration it builds, for messages, and the thread building it (nil: an async build).
     let registration: AnyObject
-    /// The thread building it, or nil for an async build.
     let owner: ResolutionContext?
     private(set) var outcome = Outcome.running
     /// The condition waiting threads sleep on, made by the first of them.
@@ -60,15 +56,13 @@ final class Flight: @unchecked Sendable {
         registration = build.registration.object
         owner = build.owner?.object
     }
-
     deinit {
         // The last one holding the flight (a waiter, after the mutex) gives the instance up.
         if case .built(let instance?) = outcome { instance.release() }
     }
 
-    /// The instance it built: `.some(nil)` when the factory returned nil,
-    /// `.none` when the flight was abandoned. Valid while the caller holds
-    /// the flight.
+    /// The instance it built, valid while the caller holds the flight:
+    /// `.some(nil)` when the factory returned nil, `.none` when abandoned.
     var builtLocked: UncheckedReference<AnyObject>?? {
         guard case .built(let instance) = outcome else { return .none }
         return .some(instance)
@@ -138,7 +132,6 @@ final class Flight: @unchecked Sendable {
         /// touched, nor its type's metadata made (the first would check
         /// `Never: Error` against every conformance in the process).
         fileprivate let tasks: Tasks?
-
         static var none: Waiters { Waiters(tasks: nil) }
 
         /// Resumes them. Call without the mutex.
@@ -146,7 +139,6 @@ final class Flight: @unchecked Sendable {
 
         fileprivate final class Tasks {
             let continuations: [CheckedContinuation<Void, Never>]
-
             init(_ continuations: [CheckedContinuation<Void, Never>]) { self.continuations = continuations }
 
             /// Out of line: inlined, the optimizer hoists the array's type

@@ -1,6 +1,3 @@
-// A caching scope's entries and generation (DESIGN.md, S1, S2): reading,
-// storing and resetting the instances its table keeps.
-
 extension ResolverScope {
     /// The service an entry holds: the instance (`.cache`), the live object
     /// of a weak box (`.shared`), or a live instance of an expiring box
@@ -24,9 +21,9 @@ extension ResolverScope {
         return object as? Service
     }
 
-    /// Keeps `entry` (owned, as `built(_:for:in:)` made it) under `key`; what
-    /// it replaces is retired once the threads' caches are stale. Out of
-    /// memory, the instance is simply not kept. A quiet lock will do (T1).
+    /// Keeps `entry` (owned, as `built(_:for:in:)` made it) under `key`,
+    /// retiring what it replaces; out of memory, keeps nothing. A quiet lock
+    /// will do (T1).
     func storeEntryLocked(_ entry: UncheckedReference<AnyObject>, _ key: RegistryKey) {
         registry.assertLocked()
         guard let table else { return entry.release() }
@@ -61,7 +58,6 @@ extension ResolverScope {
     func resetEntry(_ type: Any.Type, name: Resolver.Name?) {
         registry.write { resetEntryLocked(type, name: name) }
     }
-
     func resetEntryLocked(_ type: Any.Type, name: Resolver.Name?) {
         registry.assertLocked()
         guard table != nil else { return }
@@ -92,9 +88,7 @@ extension ResolverScope {
     }
 
     private func dropBuildsLocked(_ which: (Build) -> Bool) {
-        for index in building.indices where which(building[index]) {
-            building[index].dropped = true
-        }
+        for index in building.indices where which(building[index]) { building[index].dropped = true }
     }
 
     /// A generation word from a base no other scope uses (its serial number
@@ -106,9 +100,7 @@ extension ResolverScope {
     }
 
     /// The generation (under the mutex).
-    var generation: UInt64 {
-        generationWord.load()
-    }
+    var generation: UInt64 { generationWord.load() }
 
     /// Runs `change`, which takes entries out of the table, with the
     /// generation odd, then a new even one (S2).

@@ -52,7 +52,7 @@ extension ResolverScope.Kind {
         }
     }
 
-    /// Whether its table holds instances weakly (a `WeakBox`, classes only).
+    /// A `WeakBox` per entry (class instances only).
     @inlinable
     var holdsInstancesWeakly: Bool {
         switch self {
@@ -61,8 +61,7 @@ extension ResolverScope.Kind {
         }
     }
 
-    /// Whether its entries expire (an `ExpiringBox`): an expired one is
-    /// absent wherever the table is read.
+    /// An `ExpiringBox` per entry: an expired one is absent wherever the table is read.
     @inlinable
     var instancesExpire: Bool {
         switch self {
@@ -71,9 +70,9 @@ extension ResolverScope.Kind {
         }
     }
 
-    /// Whether a thread's cache may keep its instances: not one that leaves
-    /// without a write under the mutex (a `.shared` object let go, an
-    /// expired one), which the cache would not see (T1).
+    /// Not an instance that leaves without a write under the mutex (a
+    /// `.shared` object let go, an expired one), which a thread's cache would
+    /// not see (T1).
     @inlinable
     var threadCacheMayKeep: Bool {
         switch self {
@@ -82,9 +81,9 @@ extension ResolverScope.Kind {
         }
     }
 
-    /// Whether a registration may keep a memo of its entry (S3). Not a
-    /// time-to-live scope's: a memo is read without the clock, and an
-    /// expired entry is replaced in place, in the same generation (S2).
+    /// Whether a registration may keep a memo of its entry (S3): not where a
+    /// memo, read without the clock, could outlive an expired entry replaced
+    /// in place (S2).
     @inlinable
     var memoMayKeep: Bool {
         switch self {
@@ -95,9 +94,8 @@ extension ResolverScope.Kind {
 }
 
 extension ResolverScope {
-    /// A new scope of this one's kind with tables of its own (a time-to-live
-    /// one with the same life and clock), for a verification's sandbox; nil
-    /// for the kinds that keep nothing.
+    /// A new scope of this kind with tables of its own (a time-to-live one
+    /// with the same life and clock), for a verification's sandbox.
     func makeSandboxCopy() -> ResolverScope? {
         switch kind {
         case .cache: return ResolverScopeCache()

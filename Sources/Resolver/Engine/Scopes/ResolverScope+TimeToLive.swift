@@ -5,7 +5,6 @@
 final class ExpiringBox<Value> {
     @usableFromInline let value: Value
     @usableFromInline let expiry: Int64
-
     @usableFromInline
     init(_ value: Value, expiry: Int64) {
         self.value = value
@@ -22,7 +21,6 @@ final class ScopeLife: Sendable {
     /// How long an instance lives once built.
     let nanoseconds: Int64
     @usableFromInline let elapsed: @Sendable () -> Int64
-
     init(nanoseconds: Int64, elapsed: @escaping @Sendable () -> Int64) {
         self.nanoseconds = nanoseconds
         self.elapsed = elapsed
@@ -47,7 +45,6 @@ extension ResolverScope {
             now < box.expiry ? box.value : nil
         }
     }
-
     @usableFromInline
     func expiryOfInstanceBuiltNow() -> Int64 {
         life.unsafelyUnwrapped.expiryOfInstanceBuiltNow()
