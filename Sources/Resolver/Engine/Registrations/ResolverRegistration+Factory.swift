@@ -1,8 +1,6 @@
-// A factory's shape and every decision that depends on it, each an
-// exhaustive `switch` (DESIGN.md, "A factory's shape").
-
 extension ResolverRegistration {
-    /// The factory, in the shape it was registered with.
+    /// The factory, in the shape it was registered with; each decision on it
+    /// is an exhaustive `switch` below (DESIGN.md, "A factory's shape").
     @usableFromInline
     enum Factory {
         case plain(ResolverFactory<Service>)
