@@ -1,22 +1,10 @@
-// The arguments of a resolve call on their way to a factory: one word down
-// the resolve path, nil for a call without arguments (the common case, which
-// then carries nothing that needs destroying).
-//
-// - `args:` (1.5.1's `Args`): a pointer to the caller's `Any?`, read only by
-//   factories that take arguments.
-// - typed arguments (`resolve(_:arguments:)`): a pointer, tagged in its low
-//   bit, to a `TypedArgumentsHeader` on the caller's stack: the identity of
-//   the argument list's type `(A, repeat each B)` and pointers to the values.
-//   A typed factory compares the identity with its own before it reads them
-//   (`TypedFactory`), so a wrong list stops with a message, never a
-//   misread.
-
-/// A resolve call's arguments: none, an `args:` value, or typed arguments.
+/// A resolve call's arguments, one word down the path (DESIGN.md, "Typed
+/// arguments and per-argument instances"): nil for none (nothing to
+/// destroy), an `Any?` (`args:`), or a `TypedArgumentsHeader` on the
+/// caller's stack, tagged in the low bit.
 @frozen
 @usableFromInline
 struct ArgumentsPointer {
-    /// nil: none; else an `Any?` (`args:`), or a `TypedArgumentsHeader` with
-    /// the low bit set.
     @usableFromInline let raw: UnsafeRawPointer?
 
     @inlinable
@@ -25,21 +13,11 @@ struct ArgumentsPointer {
         self.raw = raw
     }
 
-    /// No arguments.
-    @inlinable
-    static var none: ArgumentsPointer {
-        ArgumentsPointer(raw: nil)
-    }
-
+    @inlinable static var none: ArgumentsPointer { ArgumentsPointer(raw: nil) }
     /// Whether the call passed no arguments (or `args: nil`).
-    @inlinable
-    @inline(__always)
-    var isNone: Bool {
-        raw == nil
-    }
+    @inlinable @inline(__always) var isNone: Bool { raw == nil }
 
-    /// The identity of the typed arguments' list, or nil when the call
-    /// passed none or `args:`.
+    /// The identity of the typed arguments' list; nil for none or `args:`.
     @inlinable
     @inline(__always)
     var typedIdentity: ObjectIdentifier? {
@@ -47,7 +25,6 @@ struct ArgumentsPointer {
         return ObjectIdentifier(typed.unsafelyUnwrapped.pointee.types)
     }
 
-    /// The typed arguments' header, if the call passed typed arguments.
     @inlinable
     @inline(__always)
     var typed: UnsafePointer<TypedArgumentsHeader>? {
@@ -56,7 +33,6 @@ struct ArgumentsPointer {
             .assumingMemoryBound(to: TypedArgumentsHeader.self)
     }
 
-    /// The `args:` value, if the call passed one (not typed arguments).
     @inlinable
     @inline(__always)
     var untyped: UnsafePointer<Any?>? {
@@ -64,9 +40,8 @@ struct ArgumentsPointer {
         return raw.assumingMemoryBound(to: Any?.self)
     }
 
-    /// The arguments as an `Any?`: the `args:` value; typed arguments boxed
-    /// (`TypedArgumentsBox`), for the factory forms that take `Any?`
-    /// (`update(factory:)`, custom scopes, the async path); nil for none.
+    /// The arguments as the factory forms that take `Any?` get them
+    /// (`update(factory:)`, custom scopes, the async path): typed ones boxed.
     @inlinable
     var value: Any? {
         guard let raw else { return nil }
@@ -85,9 +60,8 @@ func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -
     }
 }
 
-/// As `withArguments`, for arguments the engine carried as `Any?` (the
-/// async path, `registration.resolve(resolver:args:)`): typed arguments
-/// boxed on the way (`TypedArgumentsBox`) are passed typed again.
+/// As `withArguments`, for arguments the engine carried as `Any?`: typed
+/// arguments boxed on the way (`TypedArgumentsBox`) are passed typed again.
 func withCarriedArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
     if let box = args as? TypedArgumentsBoxing {
         return box.withArguments(body)
@@ -95,11 +69,9 @@ func withCarriedArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Re
     return withArguments(args, body)
 }
 
-/// What a call's typed arguments are: their list's type `(A, repeat each B)`
-/// (a key's: its pack), a pointer to the tuple of their values in the
-/// caller's frame, and the operations that know their types (no closure:
-/// nothing is allocated per call). One form for `resolve(_:arguments:)`
-/// and keys alike.
+/// A call's typed arguments: their list's type `(A, repeat each B)` (a key's
+/// pack), their tuple in the caller's frame, and the operations that know
+/// their types (a type, not a closure: nothing is allocated per call).
 @frozen
 @usableFromInline
 struct TypedArgumentsHeader {
@@ -114,29 +86,17 @@ struct TypedArgumentsHeader {
         self.operations = operations
     }
 
-    /// The values, boxed.
-    @usableFromInline
-    func box() -> Any {
-        operations.box(self)
-    }
-
-    /// The values as a hashable key, or nil when one is not `Hashable`.
-    func key() -> [AnyHashable]? {
-        operations.key(self)
-    }
+    /// The values boxed (`TypedArgumentsBox`), and as a key (nil when one is not `Hashable`).
+    @usableFromInline func box() -> Any { operations.box(self) }
+    func key() -> [AnyHashable]? { operations.key(self) }
 }
 
-/// What only code that knows an argument list's types can do with it.
 @usableFromInline
 protocol TypedArgumentsOperations {
-    /// The values `header` points at, boxed (`TypedArgumentsBox`).
     static func box(_ header: TypedArgumentsHeader) -> Any
-    /// The values as a hashable key (each as `AnyHashable`), or nil when one
-    /// is not `Hashable`.
     static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]?
 }
 
-/// The operations of the argument list `(repeat each Argument)`.
 @frozen
 @usableFromInline
 struct TypedArgumentsOf<each Argument>: TypedArgumentsOperations {
@@ -146,15 +106,10 @@ struct TypedArgumentsOf<each Argument>: TypedArgumentsOperations {
         header.values.assumingMemoryBound(to: (repeat each Argument).self).pointee
     }
 
-    @usableFromInline
-    static func box(_ header: TypedArgumentsHeader) -> Any {
+    @usableFromInline static func box(_ header: TypedArgumentsHeader) -> Any {
         TypedArgumentsBox<repeat each Argument>(repeat each values(header))
     }
-
-    @usableFromInline
-    static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]? {
-        argumentsKey(repeat each values(header))
-    }
+    @usableFromInline static func key(_ header: TypedArgumentsHeader) -> [AnyHashable]? { argumentsKey(repeat each values(header)) }
 }
 
 /// `(A, repeat each B)` as text, for messages.
@@ -163,11 +118,8 @@ func describeArgumentTypes(_ types: Any.Type) -> String {
     return text.hasPrefix("(") ? text : "(" + text + ")"
 }
 
-/// Calls `body` with typed arguments, kept on the caller's stack. The
-/// closures see `A` and `B` apart, and the header's types are made inside
-/// them: Swift 6.3.1's release IRGen crashes ("visitPackExplosion") on a
-/// closure whose generic arguments include the pack `A, repeat each B`
-/// (DESIGN.md, W2).
+/// Calls `body` with typed arguments on the caller's stack. The closures see
+/// `A` and `B` apart and make the header's types inside (DESIGN.md, W2).
 @inlinable
 @inline(__always)
 func withTypedArguments<A, each B, Result>(_ first: A, _ rest: repeat each B,
@@ -182,27 +134,17 @@ func withTypedArguments<A, each B, Result>(_ first: A, _ rest: repeat each B,
     }
 }
 
-/// Typed arguments boxed, to cross a suspension or reach a factory form
-/// that takes `Any?`.
+/// Typed arguments boxed, to cross a suspension or reach a factory form that takes `Any?`.
 @usableFromInline
 protocol TypedArgumentsBoxing {
-    /// Calls `body` with the arguments as a typed `ArgumentsPointer`.
     func withArguments<Result>(_ body: (ArgumentsPointer) -> Result) -> Result
-    /// The values as a hashable key, or nil when one is not `Hashable`.
-    var hashableKey: [AnyHashable]? { get }
-    /// Their list's type.
     var types: Any.Type { get }
 }
 
-/// The values of typed arguments, kept by reference.
 @usableFromInline
 final class TypedArgumentsBox<each Argument>: TypedArgumentsBoxing, @unchecked Sendable {
     @usableFromInline let values: (repeat each Argument)
-
-    @usableFromInline
-    init(_ values: repeat each Argument) {
-        self.values = (repeat each values)
-    }
+    @usableFromInline init(_ values: repeat each Argument) { self.values = (repeat each values) }
 
     @usableFromInline
     func withArguments<Result>(_ body: (ArgumentsPointer) -> Result) -> Result {
@@ -215,19 +157,10 @@ final class TypedArgumentsBox<each Argument>: TypedArgumentsBoxing, @unchecked S
         }
     }
 
-    @usableFromInline
-    var hashableKey: [AnyHashable]? {
-        argumentsKey(repeat each values)
-    }
-
-    @usableFromInline
-    var types: Any.Type {
-        (repeat each Argument).self
-    }
+    @usableFromInline var types: Any.Type { (repeat each Argument).self }
 }
 
-/// Each value as `AnyHashable`, or nil when one of them is not `Hashable`:
-/// the key of a typed call's instance in a caching scope.
+/// The key of a typed call's instance in a caching scope, or nil when a value is not `Hashable`.
 @usableFromInline
 func argumentsKey<each Argument>(_ values: repeat each Argument) -> [AnyHashable]? {
     var key: [AnyHashable] = []
@@ -243,8 +176,6 @@ func argumentsKey<each Argument>(_ values: repeat each Argument) -> [AnyHashable
 @inline(__always)
 func argumentCount<each Argument>(_ types: repeat (each Argument).Type) -> Int {
     var count = 0
-    for _ in repeat each types {
-        count += 1
-    }
+    for _ in repeat each types { count += 1 }
     return count
 }

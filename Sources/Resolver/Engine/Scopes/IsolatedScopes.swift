@@ -1,34 +1,29 @@
-/// A container's own caches for the three app-wide caching scopes (see
-/// `Resolver(child:isolatedScopes:)`): the resolve path substitutes them for
-/// the app-wide ones when it resolves through that container. A
-/// verification's sandbox also substitutes copies of every other caching
-/// scope (custom `ResolverScopeCache`s, `ResolverScopeShare`s and
-/// `ResolverScopeTimeToLive`s: `makeSandboxCopy`), made on first use.
+/// A container's own caches for the three app-wide caching scopes
+/// (`Resolver(child:isolatedScopes:)`), which the resolve path substitutes
+/// for them; a verification's sandbox also copies every other caching scope
+/// on first use (`makeSandboxCopy`).
 @usableFromInline
 final class IsolatedScopes: @unchecked Sendable {
-    /// The app-wide scopes (which live for the whole program), and this
-    /// container's own (which `scopes` holds).
     @usableFromInline let appWide: (application: UncheckedReference<ResolverScope>, cached: UncheckedReference<ResolverScope>,
                                     shared: UncheckedReference<ResolverScope>)
+    /// This container's own, which `scopes` holds.
     @usableFromInline let own: (application: UncheckedReference<ResolverScope>, cached: UncheckedReference<ResolverScope>,
                                 shared: UncheckedReference<ResolverScope>)
     @usableFromInline let isolatesEveryCache: Bool
     private let scopes: [ResolverScope]
-    /// The copies of other caching scopes, by the original (guarded by the
-    /// registry mutex; the originals are held, so no address is reused while
-    /// its copy is here).
+    /// The sandbox's copies, by original (under the registry mutex; the
+    /// originals are held, so no address is reused while its copy is here).
     private var copies: [ObjectIdentifier: (original: ResolverScope, copy: ResolverScope)] = [:]
 
     init(everyCache: Bool = false) {
-        let scopes: [ResolverScope] = [ResolverScopeCache(), ResolverScopeCache(), ResolverScopeShare()]
-        self.scopes = scopes
+        scopes = [ResolverScopeCache(), ResolverScopeCache(), ResolverScopeShare()]
         isolatesEveryCache = everyCache
         appWide = (UncheckedReference(ResolverScope.application), UncheckedReference(ResolverScope.cached),
                    UncheckedReference(ResolverScope.shared))
         own = (UncheckedReference(scopes[0]), UncheckedReference(scopes[1]), UncheckedReference(scopes[2]))
     }
 
-    /// The scope to use instead of `scope` for the isolated scopes `isolated`.
+    /// The scope to use instead of `scope`.
     @inlinable
     @inline(__always)
     static func substitute(_ isolated: UncheckedReference<IsolatedScopes>, _ scope: UncheckedReference<ResolverScope>,

@@ -1,13 +1,6 @@
-// Registrations with typed arguments (`register(arguments: Int.self,
-// String.self) { r, id, name in … }`): what the registration records of its
-// argument list, the plain factory and how a resolve calls it, the
-// `@MainActor` and async factories (which take the arguments boxed, as they
-// cross an actor hop or a suspension), and the check that a call's list is
-// the registration's.
-
 /// A registration's typed argument list: its type `(A, repeat each B)` (a
-/// key's: its pack) and whether every element is `Hashable` (a caching scope
-/// keeps one instance per list, so it must be).
+/// key's pack) and whether every element is `Hashable`, as a caching scope
+/// needs (it keeps one instance per list).
 @frozen
 @usableFromInline
 struct ArgumentList: @unchecked Sendable {
@@ -19,9 +12,7 @@ struct ArgumentList: @unchecked Sendable {
         self.types = (repeat each Argument).self
         var hashable = true
         for type in repeat each types {
-            if !(type is any Hashable.Type) {
-                hashable = false
-            }
+            if !(type is any Hashable.Type) { hashable = false }
         }
         self.hashable = hashable
     }
@@ -32,35 +23,24 @@ struct ArgumentList: @unchecked Sendable {
         argumentCount(repeat (each Argument).self) == 0 ? nil : ArgumentList(repeat (each Argument).self)
     }
 
-    /// The identity a call's list is compared with.
-    @inlinable
-    var identity: ObjectIdentifier {
-        ObjectIdentifier(types)
-    }
+    @inlinable var identity: ObjectIdentifier { ObjectIdentifier(types) }
 }
 
 extension ResolverRegistration {
-    /// A plain factory of typed arguments, whatever their list.
+    /// A plain factory of typed arguments (`register(arguments: Int.self) { r,
+    /// id in … }`), whatever their list. (`@MainActor` and async ones take
+    /// the values boxed, as they cross a hop or a suspension.)
     @usableFromInline
     class TypedFactory {
-        @usableFromInline
-        init() {}
-
-        /// The factory as the resolve path calls it: it reads the values
-        /// from the call's frame once it has checked their list.
-        func call(name: Resolver.Name?) -> Call {
-            preconditionFailure("TypedFactory is abstract")
-        }
-
-        /// The factory in the `(Resolver, Any?) -> Service?` form
-        /// (`update(factory:)`): the arguments arrive boxed.
+        @usableFromInline init() {}
+        /// The factory as `Factory.call` and `Factory.anyArgumentsForm` make it.
+        func call(name: Resolver.Name?) -> Call { preconditionFailure("TypedFactory is abstract") }
         func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
             preconditionFailure("TypedFactory is abstract")
         }
 
-        /// `call` behind the one check a resolve makes: the call passed
-        /// typed arguments of the list `types` (its identity), else a stop
-        /// that names both lists.
+        /// `call` behind the one check a resolve makes: the call passed the
+        /// list `types`, else a stop that names both lists.
         static func checkingList(_ types: Any.Type, _ name: Resolver.Name?,
                                  _ call: @escaping (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?) -> Call {
             let identity = ObjectIdentifier(types)
@@ -74,15 +54,12 @@ extension ResolverRegistration {
         }
     }
 
-    /// The factory of the list `(repeat each Argument)`: `register(arguments:)`'s
-    /// (`(A, repeat each B)`) and a key's alike.
+    /// The factory of the list `(repeat each Argument)`, `register(arguments:)`'s
+    /// and a key's: `call` reads the values from the call's frame, made where
+    /// the list is known, so a resolve runs no generic code for it.
     @usableFromInline
     final class TypedFactoryOf<each Argument>: TypedFactory {
-        /// The factory, reading the values from a call's frame: made where
-        /// `register` (or a key's resolve) is specialized for the list, so
-        /// that a resolve runs no generic code for it.
         @usableFromInline let call: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
-        /// The factory of the values boxed (`update(factory:)`, contexts).
         @usableFromInline let boxed: ResolverFactoryAnyArguments<Service>
 
         @inlinable
@@ -94,7 +71,7 @@ extension ResolverRegistration {
             }
         }
 
-        /// A key's factory, which takes the arguments alone.
+        /// A key's factory, of the arguments alone.
         @inlinable
         init(plain factory: @escaping (repeat each Argument) -> Service?) {
             call = { _, header in factory(repeat each TypedArgumentsOf<repeat each Argument>.values(header.pointee)) }
@@ -104,17 +81,11 @@ extension ResolverRegistration {
             }
         }
 
-        override func call(name: Resolver.Name?) -> Call {
-            Self.checkingList((repeat each Argument).self, name, call)
-        }
-
-        override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
-            boxed
-        }
+        override func call(name: Resolver.Name?) -> Call { Self.checkingList((repeat each Argument).self, name, call) }
+        override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> { boxed }
     }
 
-    /// `args` as the box of the list `(repeat each Argument)`, or a stop
-    /// naming the service, the registered list and what was passed.
+    /// `args` as the box of the list `(repeat each Argument)`, else a stop.
     static func unbox<each Argument>(_ args: Any?, as type: TypedArgumentsBox<repeat each Argument>.Type,
                                      _ name: Resolver.Name?) -> TypedArgumentsBox<repeat each Argument> {
         guard let box = args as? TypedArgumentsBox<repeat each Argument> else {
@@ -129,17 +100,16 @@ extension ResolverRegistration {
                                   untyped: Bool, site: RegistrationSite? = nil) -> Never {
         let service = describe(Service.self, name)
         let call = "Resolver.resolve(\(Service.self).self\(name.map { ", name: \"\($0.rawValue)\"" } ?? ""), arguments: …)"
-        let message: String
-        switch (registered, passed) {
+        let message = switch (registered, passed) {
         case (let registered?, let passed?):
-            message = "RESOLVER: '\(service)' is registered with arguments \(describeArgumentTypes(registered)), but \(describeArgumentTypes(passed)) were passed."
+            "RESOLVER: '\(service)' is registered with arguments \(describeArgumentTypes(registered)), but \(describeArgumentTypes(passed)) were passed."
         case (let registered?, nil):
-            message = "RESOLVER: '\(service)' is registered with arguments \(describeArgumentTypes(registered)), but "
+            "RESOLVER: '\(service)' is registered with arguments \(describeArgumentTypes(registered)), but "
                 + (untyped ? "untyped args: were passed" : "none were passed") + ". Pass them with `\(call)`."
         case (nil, let passed?):
-            message = "RESOLVER: '\(service)' is registered without typed arguments, but \(describeArgumentTypes(passed)) were passed. Register it with `register(arguments:)`, or resolve it without arguments."
+            "RESOLVER: '\(service)' is registered without typed arguments, but \(describeArgumentTypes(passed)) were passed. Register it with `register(arguments:)`, or resolve it without arguments."
         case (nil, nil):
-            message = "RESOLVER: '\(service)': the arguments passed are not the registration's."
+            "RESOLVER: '\(service)': the arguments passed are not the registration's."
         }
         let located = site.map { "\n'\(service)' was registered at \($0)." } ?? ""
         resolverFailure(message + chainSuffix + located + chainPlaces, kind: .other)
@@ -151,9 +121,8 @@ extension ResolverRegistration {
         return chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
     }
 
-    /// Stops unless a call with `arguments` may resolve `registration`: its
-    /// typed list is the registration's (or neither has one). One load and
-    /// a compare for a call without arguments.
+    /// Stops unless the call's typed list is the registration's (or neither
+    /// has one): one load and a compare for a call without arguments.
     @inlinable
     @inline(__always)
     static func checkArguments(_ registration: UncheckedReference<ResolverRegistration>, _ arguments: ArgumentsPointer) {
@@ -175,11 +144,8 @@ extension ResolverRegistration {
 }
 
 extension Resolver {
-    /// `unbox(_:as:_:)` for the factories that do not know the
-    /// registration's name (the resolve path has checked the list before).
-    /// A static of a type that is not generic, so that the factories, which
-    /// the app's code specializes, do not name the registration class
-    /// (DESIGN.md, B2).
+    /// `unbox(_:as:_:)` for the factories, which the resolve path has
+    /// checked the list for: a static of a type that is not generic (B2).
     @usableFromInline
     static func unboxTyped<Service, each Argument>(_ args: Any?, as type: TypedArgumentsBox<repeat each Argument>.Type,
                                                    for service: Service.Type) -> TypedArgumentsBox<repeat each Argument> {

@@ -1,52 +1,33 @@
-// A registration's factory in the shape it was registered with, and every
-// decision that depends on that shape, stated once: what isolation it needs,
-// whether it takes arguments, the `(Resolver, Any?) -> Service?` form that
-// `update(factory:)` wraps, and the `Call` the resolve path makes it through.
-// Each is an exhaustive `switch`: a new shape is one change the compiler
-// walks through.
-
 extension ResolverRegistration {
-    /// The factory, in the shape it was registered with. The resolve path
-    /// calls it through the registration's `call`.
+    /// The factory, in the shape it was registered with; each decision on it
+    /// is an exhaustive `switch` below (DESIGN.md, "A factory's shape").
     @usableFromInline
     enum Factory {
-        /// `register { Service() }`.
         case plain(ResolverFactory<Service>)
-        /// `register { r in Service(r.resolve()) }`.
         case resolver(ResolverFactoryResolver<Service>)
-        /// `register { r, args in Service(args()) }`.
+        /// `{ r, args in … }`.
         case arguments(ResolverFactoryArgumentsN<Service>)
-        /// A factory of the raw `args:` value: a hand-made registration's,
-        /// or an `implements` registration's, which passes the arguments on.
+        /// Of the raw `args:`: a hand-made registration's, or an `implements` one's, which passes them on.
         case anyArguments(ResolverFactoryAnyArguments<Service>)
-        /// `{ @MainActor in … }`, in any shape: runs on the main actor only.
+        /// `{ @MainActor in … }`, in any shape.
         case mainActor(MainActorFactory, takesArguments: Bool)
         /// An async factory, in any shape: `resolveAsync` only.
         case async(AsyncFactory, takesArguments: Bool)
-        /// `register(arguments: Int.self) { r, id in … }`: a plain factory of
-        /// typed arguments. (`@MainActor` and async factories of typed
-        /// arguments are `.mainActor` and `.async` ones that unbox them.)
+        /// `register(arguments: Int.self) { r, id in … }`, plain.
         case typed(TypedFactory)
-        /// The list of a collection, `[Element]`: this container's elements
-        /// (`register(into:)`), assembled with those of every container the
-        /// lookup reaches (`Engine/Collections/`).
+        /// A list, `[Element]`: the elements of every container the lookup reaches.
         case collection(CollectionAssembly<Service>)
     }
 
-    /// A main-actor factory of any shape, as stored.
     @usableFromInline
     typealias MainActorFactory = @MainActor (_ resolver: Resolver, _ args: Any?) -> Service?
-    /// An async factory of any shape, as stored.
     @usableFromInline
     typealias AsyncFactory = (_ resolver: Resolver, _ args: Any?) async -> Service?
-    /// The factory as the resolve path calls it, whatever its shape: with
-    /// the container the factory receives and the call's arguments.
     @usableFromInline
     typealias Call = (_ resolver: Resolver, _ arguments: ArgumentsPointer) -> Service?
 }
 
 extension ResolverRegistration.Factory {
-    /// What isolation the factory needs (DESIGN.md, A1).
     @inlinable
     var isolation: FactoryIsolation {
         switch self {
@@ -57,10 +38,8 @@ extension ResolverRegistration.Factory {
         }
     }
 
-    /// Whether the factory reads the resolve call's arguments (`verify()`
-    /// cannot make them up, and skips it). A factory of the raw arguments
-    /// that forwards to another registration needs them only if that one
-    /// does (`forwardsTo`; nil: it reads them itself).
+    /// Whether the factory reads the call's arguments (`verify()` skips it);
+    /// `forwardsTo` answers for an `implements` registration's.
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
         case .plain, .resolver, .collection: return false
@@ -70,10 +49,8 @@ extension ResolverRegistration.Factory {
         }
     }
 
-    /// The factory in the `(Resolver, Any?) -> Service?` form that
-    /// `update(factory:)` wraps (`resolveProperties`). An async factory's
-    /// form picks up the instance `resolveAsync` awaited and left in the
-    /// thread's context just before calling it.
+    /// The form `update(factory:)` wraps. An async factory's takes the
+    /// instance `resolveAsync` awaited and left in the thread's context.
     func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
         switch self {
         case .plain(let factory): return { _, _ in factory() }
@@ -95,14 +72,22 @@ extension ResolverRegistration.Factory {
         }
     }
 
-    /// The factory as the resolve path calls it (`ResolverRegistration.call`),
-    /// made once per registration. A registration keeps it in a constant
-    /// property, so a resolve that holds the registration borrowed calls it
-    /// without a reference count (`UncheckedReference.read`). A plain factory
-    /// registered from the main actor says when it first runs off it
-    /// (`MainActorDeparture`).
+    /// The factory as the resolve path calls it, made once per registration
+    /// and kept constant, so a borrowed registration calls it with no count
+    /// (B1). A plain one registered from the main actor says when it first
+    /// runs off it (A1).
     func call(name: Resolver.Name?, registeredOnMainActor: Bool) -> ResolverRegistration.Call {
-        let call = callOfItsShape(name: name)
+        let call: ResolverRegistration.Call = switch self {
+        case .plain(let factory): { _, _ in factory() }
+        case .resolver(let factory): { resolver, _ in factory(resolver) }
+        case .arguments(let factory): { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
+        case .anyArguments(let factory): { resolver, arguments in factory(resolver, arguments.value) }
+        case .typed(let typed): typed.call(name: name)
+        case .mainActor(let factory, _):
+            { resolver, arguments in ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value) }
+        case .async: { _, _ in resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other) }
+        case .collection(let assembly): { resolver, arguments in assembly.assemble(from: resolver, arguments) }
+        }
         guard registeredOnMainActor, isolation == .none else {
             return call
         }
@@ -112,37 +97,12 @@ extension ResolverRegistration.Factory {
             return call(resolver, arguments)
         }
     }
-
-    private func callOfItsShape(name: Resolver.Name?) -> ResolverRegistration.Call {
-        switch self {
-        case .plain(let factory):
-            return { _, _ in factory() }
-        case .resolver(let factory):
-            return { resolver, _ in factory(resolver) }
-        case .arguments(let factory):
-            return { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
-        case .anyArguments(let factory):
-            return { resolver, arguments in factory(resolver, arguments.value) }
-        case .typed(let typed):
-            return typed.call(name: name)
-        case .mainActor(let factory, _):
-            return { resolver, arguments in
-                ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value)
-            }
-        case .async:
-            return { _, _ in resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other) }
-        case .collection(let assembly):
-            return { resolver, arguments in assembly.assemble(from: resolver, arguments) }
-        }
-    }
 }
 
-// The factories of a pack of arguments (a key's, whose pack may be empty;
-// `register(arguments:)`'s isolated ones): a key without arguments gets a
-// plain shape, one with arguments the typed shape its resolves call, so both
-// are the registrations `register` makes.
+// The factories of a pack (a key's, maybe empty; `register(arguments:)`'s
+// isolated ones): without arguments a plain shape, with them the typed one.
 extension ResolverRegistration.Factory {
-    /// `{ LiveAPI() }`, `{ id, name in … }`: the arguments alone.
+    /// `{ LiveAPI() }`, `{ id, name in … }`.
     @inlinable
     static func taking<each Argument>(arguments factory: @escaping (repeat each Argument) -> Service) -> Self {
         guard argumentCount(repeat (each Argument).self) != 0 else {
@@ -152,7 +112,7 @@ extension ResolverRegistration.Factory {
         return .typed(ResolverRegistration.TypedFactoryOf<repeat each Argument>(plain: factory))
     }
 
-    /// `{ r in … }`, `{ r, id, name in … }`: the resolving container, then the arguments.
+    /// `{ r in … }`, `{ r, id, name in … }`.
     @inlinable
     static func taking<each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) -> Service?) -> Self {
         guard argumentCount(repeat (each Argument).self) != 0 else {
@@ -170,7 +130,7 @@ extension ResolverRegistration.Factory {
         }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
     }
 
-    /// `{ @MainActor r, … in … }`: the container, then the arguments boxed.
+    /// `{ @MainActor r, … in … }`.
     @inlinable
     static func onMainActor<each Argument>(resolver factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service?)
         -> Self {
@@ -179,8 +139,7 @@ extension ResolverRegistration.Factory {
         }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
     }
 
-    /// `{ await … }`, `{ id in await … }`, `{ @PlayActor () async in … }`:
-    /// the arguments boxed, as they cross a suspension.
+    /// `{ await … }`, `{ id in await … }`, `{ @PlayActor () async in … }`: boxed, as they cross a suspension.
     @inlinable
     static func awaiting<each Argument>(arguments factory: @escaping (repeat each Argument) async -> Service) -> Self {
         .async({ _, args in
@@ -188,7 +147,7 @@ extension ResolverRegistration.Factory {
         }, takesArguments: argumentCount(repeat (each Argument).self) != 0)
     }
 
-    /// `{ r, … in await … }`: the container, then the arguments boxed.
+    /// `{ r, … in await … }`.
     @inlinable
     static func awaiting<each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) async -> Service?) -> Self {
         .async({ resolver, args in
@@ -198,15 +157,13 @@ extension ResolverRegistration.Factory {
 }
 
 extension Resolver {
-    /// The values of an empty pack: `()` (a cast the optimizer folds once
-    /// the pack is known).
+    /// The values of an empty pack: `()` (a cast the optimizer folds).
     @inlinable
     static func noArguments<each Argument>(_ types: repeat (each Argument).Type) -> (repeat each Argument) {
         (() as Any) as! (repeat each Argument)
     }
 
-    /// The values a factory of the `(Resolver, Any?)` form is given: none
-    /// for an empty pack, else the call's, boxed.
+    /// The values a factory of the `(Resolver, Any?)` form is given.
     @inlinable
     static func values<Service, each Argument>(of args: Any?, as types: (repeat each Argument).Type,
                                                for service: Service.Type) -> (repeat each Argument) {
@@ -216,15 +173,14 @@ extension Resolver {
         return unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self, for: Service.self).values
     }
 
-    /// A factory of the arguments alone in the `(Resolver, Any?)` form that
-    /// contexts and `update(factory:)` take.
+    /// Factories of a pack in the `(Resolver, Any?)` form that contexts take; a main-actor one's run as
+    /// a `@MainActor` registration's is (on the main actor, else a stop).
     @inlinable
     static func anyArgumentsForm<Service, each Argument>(arguments factory: @escaping (repeat each Argument) -> Service)
         -> ResolverFactoryAnyArguments<Service> {
         { _, args in factory(repeat each values(of: args, as: (repeat each Argument).self, for: Service.self)) }
     }
 
-    /// A factory of the container and the arguments in the `(Resolver, Any?)` form.
     @inlinable
     static func anyArgumentsForm<Service, each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) -> Service)
         -> ResolverFactoryAnyArguments<Service> {
@@ -232,12 +188,7 @@ extension Resolver {
             factory(resolver, repeat each values(of: args, as: (repeat each Argument).self, for: Service.self))
         }
     }
-}
 
-extension Resolver {
-    /// A main-actor factory of the arguments alone in the `(Resolver, Any?)`
-    /// form: run as a `@MainActor` registration's factory is (on the main
-    /// actor, else a stop with the fix).
     @inlinable
     static func mainActorForm<Service, each Argument>(arguments factory: @escaping @MainActor (repeat each Argument) -> Service)
         -> ResolverFactoryAnyArguments<Service> {
@@ -248,7 +199,6 @@ extension Resolver {
         }
     }
 
-    /// A main-actor factory of the container and the arguments in the `(Resolver, Any?)` form.
     @inlinable
     static func mainActorForm<Service, each Argument>(resolver factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service)
         -> ResolverFactoryAnyArguments<Service> {
@@ -259,9 +209,7 @@ extension Resolver {
         }
     }
 
-    /// Runs a main-actor factory from a synchronous resolve: on the main
-    /// actor it runs; elsewhere the program stops with the fix. A static of
-    /// a type that is not generic (B2).
+    /// `callOnMainActor`, as a static of a type that is not generic (B2).
     @usableFromInline
     static func onMainActor<Service>(_ factory: @escaping @MainActor (Resolver, Any?) -> Service?, _ resolver: Resolver,
                                      _ args: Any?) -> Service? {

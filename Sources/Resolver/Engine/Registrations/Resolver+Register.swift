@@ -1,42 +1,27 @@
-// The one register funnel: every way of making a registration ends here
-// (`register`, `register(into:)`, a key's override, a key's own registration
-// at its first use). One function makes the registration, stores it where
-// its placement says, notes it for strict tests, reports a memory failure,
-// checks that a caching scope can keep its instances per argument list,
-// and records what it replaced for `verify()`.
-
 extension Resolver {
-    /// Where the funnel stores a registration, and what storing it does.
+    /// Where the register funnel stores a registration (nil container:
+    /// `main`; for an override, the task's root).
     @usableFromInline
     enum Placement {
-        /// `register`: under its type and name in the container (nil:
-        /// `main`), replacing the one there.
+        /// `register`: under its type and name.
         case service
-        /// `register(into:)`: an element added to the container's list of
-        /// `[Service]` under the name (nil: `main`).
+        /// `register(into:)`: an element of the list `[Service]` of the name.
         case element
-        /// `register(\.key) { … }`: under the key's name in the container
-        /// (nil: the task's root, `main` outside a test), with the key's
-        /// scope, replacing the one there, and every instance the key's
-        /// scope keeps there is dropped.
+        /// `register(\.key) { … }`, with the key's scope, dropping the instances it keeps there.
         case keyOverride(ResolverScope)
-        /// A key's own registration, made from its declaration at its first
-        /// use: into the keys' table, unless another thread stored one first.
+        /// A key's own, at its first use: into the keys' table, unless another thread stored one first.
         case keyDeclaration(KeyDeclaration)
     }
 
-    /// Makes a registration of `factory` (of the typed argument list
-    /// `arguments`, if any) made at `site`, with the default scope (a key's:
-    /// its declared one), and stores it as `placement` says in `container`,
-    /// under one lock pair. What it replaces is retired, and released after
-    /// unlocking. Returns the options of the registration stored (for a
-    /// key's declaration, the one another thread stored first, if any).
+    /// The one register funnel, which every way of registering takes: makes
+    /// a registration with the default scope (a key's: its declared one) and
+    /// stores it as `placement` says, under one lock pair. Returns the
+    /// options of the one stored (a key's: maybe another thread's).
     @inlinable
     static func register<Service>(_ container: Resolver?, _ name: Resolver.Name?, _ site: RegistrationSite?,
                                   _ factory: ResolverRegistration<Service>.Factory, _ registeredOnMainActor: Bool,
                                   _ arguments: ArgumentList? = nil, _ placement: Placement = .service)
         -> ResolverOptions<Service> {
-        // A key's scope is the app's code (its `.scope(…)`): evaluated with no lock held.
         let declaredScope = placement.declaredScope()
         let (made, stored, target, rc) = registry.write {
             () -> (ResolverRegistration<Service>, ResolverRegistration<Service>, Resolver, Int32) in
@@ -56,11 +41,29 @@ extension Resolver {
         }
         return ResolverOptions(registration: stored, container: target)
     }
+
+    /// A new registration, made in the library's unspecialized code (B2).
+    @usableFromInline
+    @inline(never)
+    static func newRegistration<Service>(name: Resolver.Name?, scope: ResolverScope,
+                                         factory: ResolverRegistration<Service>.Factory,
+                                         registeredOnMainActor: Bool = false, arguments: ArgumentList? = nil,
+                                         site: RegistrationSite? = nil) -> ResolverRegistration<Service> {
+        allocate(name, scope, factory, registeredOnMainActor, arguments, site)
+    }
+
+    /// Private, so no client module gets `newRegistration`'s body to specialize (B2).
+    @inline(never)
+    private static func allocate<Service>(_ name: Resolver.Name?, _ scope: ResolverScope,
+                                          _ factory: ResolverRegistration<Service>.Factory, _ registeredOnMainActor: Bool,
+                                          _ arguments: ArgumentList?, _ site: RegistrationSite?) -> ResolverRegistration<Service> {
+        ResolverRegistration(name: name, scope: scope, factory: factory, registeredOnMainActor: registeredOnMainActor,
+                             arguments: arguments, site: site)
+    }
 }
 
 extension Resolver.Placement {
-    /// A key's scope: its declared `.scope(…)` (the app's code, run with no
-    /// lock held) or, for an override, its registration's.
+    /// A key's `.scope(…)` (the app's code, run with no lock held), or an override's.
     @usableFromInline
     func declaredScope() -> ResolverScope? {
         switch self {
@@ -71,7 +74,6 @@ extension Resolver.Placement {
     }
 
     /// The container a registration goes to when the caller names none.
-    /// The mutex must be held.
     @usableFromInline
     var defaultContainerLocked: Resolver {
         registry.assertLocked()
@@ -82,18 +84,15 @@ extension Resolver.Placement {
         }
     }
 
-    /// The name the registration gets: the one given, or for an element a
-    /// name of its own in the list named `name`. The mutex must be held.
+    /// The name given, or for an element a name of its own in the list `name`.
     @usableFromInline
     func nameLocked<Service>(_ name: Resolver.Name?, of type: Service.Type) -> Resolver.Name? {
         guard case .element = self else { return name }
         return registry.elementNameLocked(Service.self, list: name)
     }
 
-    /// Stores `registration` in `container` as the placement says: what is
-    /// stored (the registration, or a key's that was there first) and 0, or
-    /// an error code (out of memory: the table unchanged). The mutex must be
-    /// held.
+    /// What is stored (it, or a key's there first) and 0, or an error code
+    /// (out of memory: the table unchanged).
     @usableFromInline
     func storeLocked<Service>(_ registration: ResolverRegistration<Service>, in container: Resolver,
                               list name: Resolver.Name?) -> (UncheckedReference<AnyObject>, Int32) {
@@ -122,10 +121,9 @@ extension Resolver.Placement {
         }
     }
 
-    /// After the lock: notes a registration the app's code made for strict
-    /// tests (not a key's own: it is the app's), and reports a memory
-    /// failure; a key's declaration that found another's stops if that one
-    /// was declared elsewhere.
+    /// After the lock: notes the app's registration for strict tests and
+    /// reports a memory failure; a key's declaration that found another's
+    /// stops if that one is declared elsewhere.
     @usableFromInline
     func finish<Service>(_ made: ResolverRegistration<Service>, stored: ResolverRegistration<Service>, _ rc: Int32,
                          _ type: Service.Type, _ name: Resolver.Name?) {
@@ -149,11 +147,8 @@ extension Resolver.Placement {
 }
 
 extension ResolverRegistration {
-    /// Drops every instance this registration's scope keeps for its key as
-    /// seen from `container` (its own caches where it isolates them, its
-    /// `cache` for `.container`), per argument list too: a key's override
-    /// replaces the instance as Factory's `register` does. The mutex must be
-    /// held.
+    /// Drops what its scope, seen from `container`, keeps for it: a key's
+    /// override replaces the instance, as Factory's `register` does.
     @usableFromInline
     func dropInstancesLocked(from container: Resolver) {
         scopeStorage.dropInstancesLocked(of: Service.self, name, from: container)
@@ -161,13 +156,9 @@ extension ResolverRegistration {
 }
 
 extension ResolverScope {
-    /// Drops the instances this scope, as it stands in a resolve from
-    /// `container`, keeps for `type` and `name`. The mutex must be held.
     func dropInstancesLocked(of type: Any.Type, _ name: Resolver.Name?, from container: Resolver) {
         registry.assertLocked()
-        let scope = ReadSection.run { section in
-            ResolverScope.seen(UncheckedReference(self), from: UncheckedReference(container), section).object
-        }
-        scope.resetEntryLocked(type, name: name)
+        ReadSection.run { ResolverScope.seen(UncheckedReference(self), from: UncheckedReference(container), $0).object }
+            .resetEntryLocked(type, name: name)
     }
 }
