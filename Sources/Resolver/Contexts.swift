@@ -8,30 +8,16 @@
 //         .onArg("-mock-api") { MockAPI() as API }
 //         .onDebug { VerboseAPI() as API }
 //
-// Whether the process is under test, runs for previews or is a debug build
-// is decided once (ProcessContext),
-// when the modifier runs: a context that does not apply changes nothing, and
-// one that applies installs its factory as `update(factory:)` does, so a
-// registration without contexts resolves exactly as before. Launch arguments
-// are the process's, read once, changed for the whole process by
-// `ResolverContext.setLaunchArgument(_:)` and `removeLaunchArgument(_:)`
-// (`ProcessLaunchArguments`, under a lock of its own) and for a task by
-// `ResolverContext.withLaunchArguments(adding:removing:operation:)`, which
-// wins in its task: an `onArg` registration decides at each build of an
-// instance. When several
-// apply, the first wins in this order: argument (the first `onArg` written),
-// preview, test, debug (Factory's order). DESIGN.md, "Contexts and strict
-// tests".
+// Decided once when the modifier runs, but launch arguments at each build;
+// the first that applies wins in Factory's order: argument, preview, test,
+// debug (DESIGN.md, C1–C3).
 
-/// What the contexts of a registration (`onTest(_:)`,
-/// `onPreview(_:)`, `onArg(_:_:)`,
+/// What the contexts of a registration (`onTest(_:)`, `onPreview(_:)`, `onArg(_:_:)`,
 /// `onDebug(_:)`) see of the process.
 public enum ResolverContext {
-    /// Whether a test runner runs this process: `swift test` (XCTest or
-    /// Swift Testing) or Xcode's tests. Decided once: Xcode's test
-    /// variables (`XCTestConfigurationFilePath`, `XCTestBundlePath`,
-    /// `XCTestSessionIdentifier`), or XCTest or Swift Testing loaded in the
-    /// process.
+    /// Whether a test runner runs this process: `swift test` (XCTest or Swift Testing) or Xcode's
+    /// tests. Decided once: Xcode's test variables (`XCTestConfigurationFilePath`,
+    /// `XCTestBundlePath`, `XCTestSessionIdentifier`), or XCTest or Swift Testing loaded.
     public static var isRunningTests: Bool {
         ProcessContext.isRunningTests
     }
@@ -42,20 +28,17 @@ public enum ResolverContext {
         ProcessContext.isRunningForPreviews
     }
 
-    /// Whether this is a debug build, as `onDebug(_:)` decides it: `DEBUG`
-    /// defined where this package was compiled, which is the app's
-    /// configuration when SwiftPM or Xcode builds the package with the app
-    /// (Debug: true; Release, `swift build -c release`: false).
+    /// Whether this is a debug build, as `onDebug(_:)` decides it: `DEBUG` defined where this
+    /// package was compiled, the app's configuration when SwiftPM or Xcode builds the package
+    /// with the app (Debug: true; Release, `swift build -c release`: false).
     public static var isDebugBuild: Bool {
         ProcessContext.isDebugBuild
     }
 
-    /// Whether the process was launched with `argument` (an exact match of
-    /// one of `CommandLine.arguments` after the program's path), as changed
-    /// for the process by ``setLaunchArgument(_:)`` and
-    /// ``removeLaunchArgument(_:)``, then for this task by
-    /// ``withLaunchArguments(adding:removing:operation:)``: the task's change
-    /// wins in the task.
+    /// Whether the process was launched with `argument` (an exact match of one of
+    /// `CommandLine.arguments` after the program's path), as changed for the process by
+    /// ``setLaunchArgument(_:)`` and ``removeLaunchArgument(_:)``, then for this task by
+    /// ``withLaunchArguments(adding:removing:operation:)``, whose change wins in the task.
     public static func hasLaunchArgument(_ argument: String) -> Bool {
         if let changes = launchArgumentChanges {
             if changes.removed.contains(argument) {
@@ -68,44 +51,34 @@ public enum ResolverContext {
         return ProcessLaunchArguments.shared.contains(argument)
     }
 
-    /// Adds `argument` to the launch arguments of the whole process, as if
-    /// it had been launched with it: `ResolverContext.setLaunchArgument("-mock-api")`
-    /// (Factory's `FactoryContext.setArg`).
+    /// Adds `argument` to the launch arguments of the whole process, as if it had been launched
+    /// with it: `ResolverContext.setLaunchArgument("-mock-api")` (Factory's `FactoryContext.setArg`).
     ///
-    /// Every thread and task sees it from now on, except a task that
-    /// removes it with ``withLaunchArguments(adding:removing:operation:)``;
-    /// an `onArg(_:_:)` registration builds with its factory from its next
-    /// build (an instance a caching scope holds keeps the factory it was
-    /// built with). Safe to call from any thread; the last call for an
-    /// argument wins.
+    /// Every thread and task sees it from now on, except a task that removes it with
+    /// ``withLaunchArguments(adding:removing:operation:)``; an `onArg(_:_:)` registration builds
+    /// with its factory from its next build (an instance a caching scope holds keeps the factory
+    /// it was built with). Safe to call from any thread; the last call for an argument wins.
     ///
     /// - Parameter argument: the argument, as `onArg(_:_:)` names it.
     public static func setLaunchArgument(_ argument: String) {
         ProcessLaunchArguments.shared.update(argument, present: true)
     }
 
-    /// Removes `argument` from the launch arguments of the whole process,
-    /// one it was launched with too: `ResolverContext.removeLaunchArgument("-mock-api")`
-    /// (Factory's `FactoryContext.removeArg`).
-    ///
-    /// Every thread and task stops seeing it, except a task that adds it
-    /// with ``withLaunchArguments(adding:removing:operation:)``. Safe to call
-    /// from any thread; the last call for an argument wins.
+    /// Removes `argument` from the launch arguments of the whole process, one it was launched with
+    /// too: `ResolverContext.removeLaunchArgument("-mock-api")` (Factory's `FactoryContext.removeArg`).
+    /// As ``setLaunchArgument(_:)``, the other way.
     ///
     /// - Parameter argument: the argument, as `onArg(_:_:)` names it.
     public static func removeLaunchArgument(_ argument: String) {
         ProcessLaunchArguments.shared.update(argument, present: false)
     }
 
-    /// Runs `operation` as if the process had also been launched with
-    /// `adding` and without `removing`, for the current task and the tasks
-    /// it starts (task-local, like `Resolver.withRoot`): how a test checks
-    /// an `onArg(_:_:)` registration without
-    /// relaunching. Instances built inside see the change; instances cached
-    /// before keep what they were built with, so pair it with a container
-    /// of the test's own (`.resolver { … }` of ResolverTesting). Nested
-    /// calls add to the outer one's changes, and the task's changes win over
-    /// the process's (``setLaunchArgument(_:)``, ``removeLaunchArgument(_:)``)
+    /// Runs `operation` as if the process had also been launched with `adding` and without
+    /// `removing`, for the current task and the tasks it starts (task-local, like
+    /// `Resolver.withRoot`): how a test checks an `onArg(_:_:)` registration without relaunching.
+    /// Instances built inside see the change; instances cached before keep what they were built
+    /// with, so pair it with a container of the test's own (`.resolver { … }` of ResolverTesting).
+    /// Nested calls add to the outer one's changes, and the task's changes win over the process's
     /// inside it.
     public static func withLaunchArguments<Result>(adding: [String] = [], removing: [String] = [],
                                                    operation: () throws -> Result) rethrows -> Result {
@@ -126,11 +99,8 @@ public enum ResolverContext {
     static var launchArgumentChanges: LaunchArgumentChanges?
 }
 
-/// The launch arguments of the whole process: those it was launched with,
-/// as `setLaunchArgument(_:)` and `removeLaunchArgument(_:)` changed them.
-/// A mutex of its own guards the set; it is held for a set operation only,
-/// never while user code runs (the registry mutex may be held around it:
-/// `contextAppliesLocked` asks under it).
+/// The launch arguments of the whole process, as `setLaunchArgument(_:)` and
+/// `removeLaunchArgument(_:)` changed them, under a mutex of its own (DESIGN.md, C3).
 final class ProcessLaunchArguments: @unchecked Sendable {
     static let shared = ProcessLaunchArguments()
 
@@ -171,12 +141,8 @@ struct LaunchArgumentChanges: Sendable {
 enum RegistrationContext {
     /// The process launched with this argument (decided at each build).
     case argument(String)
-    /// Xcode's previews.
     case preview
-    /// Under a test runner.
     case test
-    /// A debug build (`DEBUG` defined where the library is compiled: the
-    /// app's configuration, which SwiftPM and Xcode build packages in).
     case debug
 
     /// For the contexts decided once: whether it applies in this process,
@@ -196,37 +162,34 @@ enum RegistrationContext {
 /// the `onArg` factories in the order written, and the context decided once
 /// that applies with the lowest rank.
 final class RegistrationContexts<Service> {
-    let fallback: ResolverFactoryAnyArguments<Service>
-    var arguments: [(argument: String, factory: ResolverFactoryAnyArguments<Service>)] = []
-    var fixed: (rank: Int, factory: ResolverFactoryAnyArguments<Service>)?
+    typealias Factory = ResolverFactoryAnyArguments<Service>
+    let fallback: Factory
+    var arguments: [(argument: String, factory: Factory)] = []
+    var fixed: (rank: Int, factory: Factory)?
 
-    init(fallback: @escaping ResolverFactoryAnyArguments<Service>) {
+    init(fallback: @escaping Factory) {
         self.fallback = fallback
     }
 
     /// The factory a build uses now: the first `onArg` whose argument the
     /// process (this task) has, else the fixed context's, else nil.
-    func applying() -> ResolverFactoryAnyArguments<Service>? {
-        for entry in arguments where ResolverContext.hasLaunchArgument(entry.argument) {
-            return entry.factory
-        }
-        return fixed?.factory
+    func applying() -> Factory? {
+        Self.applying(arguments, fixed?.factory)
+    }
+
+    static func applying(_ arguments: [(argument: String, factory: Factory)], _ fixed: Factory?) -> Factory? {
+        arguments.first { ResolverContext.hasLaunchArgument($0.argument) }?.factory ?? fixed
     }
 
     /// The factory to install: `applying()` at each build, or the fallback.
-    func combined() -> ResolverFactoryAnyArguments<Service> {
+    func combined() -> Factory {
         let fallback = self.fallback
         guard !arguments.isEmpty else {
             return fixed?.factory ?? fallback
         }
         let arguments = self.arguments
         let fixed = self.fixed?.factory
-        return { resolver, args in
-            for entry in arguments where ResolverContext.hasLaunchArgument(entry.argument) {
-                return entry.factory(resolver, args)
-            }
-            return (fixed ?? fallback)(resolver, args)
-        }
+        return { resolver, args in (Self.applying(arguments, fixed) ?? fallback)(resolver, args) }
     }
 }
 

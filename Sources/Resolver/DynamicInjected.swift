@@ -12,19 +12,15 @@
 /// }
 /// ```
 ///
-/// A read resolves as `Resolver.resolve` does, and stops the program as it
-/// does when nothing is registered. A `.unique` (or `.graph`) service is a
-/// new instance at each read, an `.application` or `.cached` one the
-/// instance its scope holds; a registration replaced between two reads, or
-/// another `root` (`Resolver.withRoot`, a test's container), is seen by the
-/// next read. Each read costs a resolve, so use it where the service must
-/// follow such changes (Factory's `@DynamicInjected`), and ``Injected`` or
-/// ``LazyInjected`` where it does not.
+/// A read resolves as `Resolver.resolve` does, and stops the program as it does when nothing is
+/// registered. A `.unique` (or `.graph`) service is a new instance at each read, an
+/// `.application` or `.cached` one the instance its scope holds; a registration replaced between
+/// two reads, or another `root` (`Resolver.withRoot`, a test's container), is seen by the next
+/// read. Each read costs a resolve, so use it where the service must follow such changes
+/// (Factory's `@DynamicInjected`), and ``Injected`` or ``LazyInjected`` where it does not.
 ///
-/// `$service` is the wrapper. `DynamicInjected` is `Sendable` when its
-/// service is, as Factory's is: the wrapper holds only a name, a container
-/// and a key path, but sending it sends access to the instances it resolves
-/// (one cached instance, say), which is safe when the service is `Sendable`.
+/// `$service` is the wrapper. `DynamicInjected` is `Sendable` when its service is, as Factory's
+/// is: sending it sends access to the instances it resolves.
 @propertyWrapper
 public struct DynamicInjected<Service> {
     /// The name to resolve; unused with a key.
@@ -32,7 +28,7 @@ public struct DynamicInjected<Service> {
     /// The container to resolve from; nil means `Resolver.root` at each read.
     @usableFromInline let container: Resolver?
     /// The key to resolve (`@DynamicInjected(\.api)`,
-    /// `DynamicInjected+Keys.swift`); nil for a wrapper of a service type.
+    /// `KeyPropertyWrappers.swift`); nil for a wrapper of a service type.
     @usableFromInline let key: KeyPath<ResolverKeys, ResolverKey<Service>>?
 
     /// Resolves `Service` under `name` from `container`, or `Resolver.root`,
@@ -77,8 +73,6 @@ public struct DynamicInjected<Service> {
     }
 }
 
-// `@unchecked` for the key path alone: `KeyPath` is not `Sendable`, as a key
-// path may capture a subscript's arguments or name an isolated property. A
-// key is a property of `ResolverKeys` (no arguments) whose getter only makes
-// the key's value, which is what the resolve reads from it.
+// `@unchecked` for the key path alone (`KeyPath` is not `Sendable`): a key is a property of
+// `ResolverKeys`, no subscript, whose getter only makes the key's value.
 extension DynamicInjected: @unchecked Sendable where Service: Sendable {}

@@ -77,13 +77,10 @@ extension OptionalInjected: Sendable where Service: Sendable {}
 /// drops it, so that the next read resolves again; assigning a value counts as
 /// resolved.
 ///
-/// Safe to read from several threads at once: the wrapper is a single
-/// reference to a box that holds the instance and the settings, and a read
-/// (the getter does not mutate) loads the instance without a lock and without
-/// writing anything but the instance's reference count and the box's. Two
-/// threads reading it for the first time at the same moment may both resolve;
-/// the first to finish is kept, and both get it. Copies of the wrapper
-/// (`$service`) share the box: its instance and its settings.
+/// Safe to read from several threads at once: the wrapper is a reference to a box that holds
+/// the instance and the settings, which a read loads without a lock. Two threads reading it first
+/// at the same moment may both resolve; the first to finish is kept, and both get it. Copies of the
+/// wrapper (`$service`) share the box: its instance and its settings.
 @propertyWrapper
 public struct LazyInjected<Service> {
     @usableFromInline let box: LazyBox
@@ -146,8 +143,8 @@ public struct LazyInjected<Service> {
         box.clear()
     }
 
-    /// The first read (or the first after `release()`): resolve, and keep the
-    /// instance unless another thread kept one first.
+    /// The first read (or the first after `release()`): resolve, and keep the instance unless
+    /// another thread kept one first.
     @usableFromInline
     func resolveFirst() -> Service {
         let settings = box.settings
@@ -233,8 +230,7 @@ public struct WeakLazyInjected<Service> {
         box.replaceWeakly(with: newValue.map { $0 as AnyObject })
     }
 
-    /// The first read: resolve, keep the instance weakly (unless another
-    /// thread kept one first), and return it.
+    /// The first read: resolve, keep the instance weakly (unless another thread kept one first).
     @usableFromInline
     func resolveFirst() -> Service {
         let settings = box.settings

@@ -1,58 +1,40 @@
-// Every `register` overload: one per factory shape (no parameters, the
-// container, the container and `Args`), each plain, `@MainActor` and async,
-// static (into `main`) and on a container (the `callAsFunction` overloads of
-// `Resolver.Registrar`, the value of a container's `register`: as methods, a
-// call from a static context such as `registerAllServices` made the compiler
-// try every one of them as a curried function, and reject it, at every
-// registration). Each is one call into the one funnel,
-// `Resolver.register(_:_:_:_:)`. The closure's type picks the
-// overload: `{ @MainActor in … }` the main-actor one, `{ await … }` the async
-// one.
+// Every `register` overload: a factory shape (no parameters, the container,
+// the container and `Args`, typed arguments), plain, `@MainActor` or async,
+// static (into `main`) or on a container. The container's are the
+// `callAsFunction` overloads of `Resolver.Registrar`, the value of its
+// `register`: as methods, a call from a static context such as
+// `registerAllServices` made the compiler try each as a curried function, and
+// reject it, at every registration. Each is one call into the funnel,
+// `Resolver.register(_:_:_:_:_:_:_:)`; the closure's type picks the overload.
 //
-// The parameters every overload shares:
-// - `type`: the service type; inferred from the factory's result when
-//   omitted (`register { Service() as Protocol }` registers `Protocol`).
-// - `name`: register under this name; a named lookup never falls back to the
-//   unnamed registration. Registering the same type and name again replaces
-//   the earlier registration. Its default is spelled `.none`, not `nil`: a
-//   `nil` literal default is type-checked again at every call that leaves the
-//   argument out (two solver scopes per call, Benchmarks/README.md, make
-//   bench-typecheck), `.none` is evaluated by the library. The same goes for
-//   `resolve`, `optional`, `resolveAsync` and `implements`.
-// - `isolation`: the caller's isolation (`#isolation`); leave it out. It
-//   matters for a plain factory only: a plain factory registered from the
-//   main actor may be isolated to it (a closure written in main-actor code
-//   is), so the library says so if a synchronous resolve runs it elsewhere.
-//   A `@MainActor` or async factory's isolation is part of its type, and
-//   the overloads of those shapes (here, the typed-argument ones and
-//   `register(into:)`'s) do not take the parameter: a `#isolation` default is
-//   a macro expanded and type-checked at every call that picks the overload
-//   (five solver scopes per call; Benchmarks/README.md, make bench-typecheck),
-//   and the closure alone picks the overload either way
-//   (Benchmarks/Scripts/overloads.py).
-// - `fileID`, `line`: where the call is (`#fileID`, `#line`); leave them
-//   out. Kept in the registration (`ResolverRegistration.registeredAt`) for
-//   the messages that name it, `verify()`'s list of replaced registrations
-//   and strict tests. Magic literals as defaults are filled in by the caller
-//   with no type-checking of their own (unlike a macro such as `#isolation`):
-//   make bench-typecheck.
-// - `factory`: makes the service; returning nil counts as not registered.
-//   A `@MainActor` factory runs on the main actor only (elsewhere a
-//   synchronous resolve returns a cached instance or stops with a message;
-//   `resolveAsync` hops there); an async factory runs through `resolveAsync`
-//   only, and caching scopes build it once while the other askers suspend.
-// Each returns the registration's options (scope, `implements`, …).
+// What each default costs the type checker at every call (Benchmarks/README.md,
+// make bench-typecheck):
+// - `name: .none`, not `nil`: a `nil` literal default is type-checked again
+//   at each call that leaves it out (two solver scopes); `.none` is evaluated
+//   by the library. So for `resolve`, `optional`, `resolveAsync`, `implements`.
+// - `isolation: #isolation` is a macro expanded and type-checked at each call
+//   (five solver scopes), so only the plain shapes take it: a `@MainActor` or
+//   async factory's isolation is its type's, and the closure alone picks the
+//   overload either way (Benchmarks/Scripts/overloads.py).
+// - `fileID`, `line` are magic literals, filled in by the caller with no
+//   type-checking of their own (DESIGN.md, "Contexts, strict tests and where
+//   registrations were made").
 
 extension Resolver {
-    /// Registers a factory with no parameters, in `main`: `register { NetworkService() as NetworkServicing }`.
+    /// Registers a factory with no parameters in `main`: `register { NetworkService() as NetworkServicing }`.
+    ///
+    /// The other shapes (given the container, given its arguments; `@MainActor`, async) take the
+    /// same parameters, the `@MainActor` and async ones without `isolation`.
     ///
     /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
+    ///   - type: the service type; inferred from the factory's result when omitted
+    ///     (`register { Service() as Protocol }` registers `Protocol`).
+    ///   - name: register under this name; a named lookup never falls back to the unnamed
+    ///     registration. Registering a type and name again replaces the registration.
+    ///   - isolation: the caller's isolation (`#isolation`); leave it out. A plain factory
+    ///     registered on the main actor may be isolated to it: the library says so if a
+    ///     synchronous resolve runs it elsewhere.
+    ///   - fileID: where the call is (`#fileID`), for messages, `verify()` and strict tests; leave it out.
     ///   - line: the call's line (`#line`); leave it out.
     ///   - factory: makes the service; returning nil counts as not registered.
     /// - Returns: options for the new registration (scope, `implements`, …).
@@ -65,18 +47,7 @@ extension Resolver {
         register(nil, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
-    /// Registers a factory that receives the resolving container, in `main`: `register { r in ViewModel(api: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory given the resolving container, in `main`: `register { r in ViewModel(api: r.resolve()) }`.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -86,18 +57,8 @@ extension Resolver {
         register(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
-    /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in `main`: `register { _, args in Session(user: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory given the container and the resolve call's arguments (``Args``), in `main`:
+    /// `register { _, args in Session(user: args()) }`.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -109,13 +70,8 @@ extension Resolver {
 
     /// Registers a factory isolated to the main actor, in `main`: `register { @MainActor in SettingsViewModel() }`.
     ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// It runs on the main actor only: elsewhere a synchronous resolve returns a cached instance or
+    /// stops with a message, and `resolveAsync` hops there.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -124,15 +80,8 @@ extension Resolver {
         register(nil, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
-    /// Registers a main-actor factory that receives the resolving container, in `main`: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a main-actor factory given the resolving container, in `main`:
+    /// `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -141,15 +90,8 @@ extension Resolver {
         register(nil, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
-    /// Registers a main-actor factory that receives the container and the resolve call's arguments, in `main`: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a main-actor factory given the container and the resolve call's arguments, in `main`:
+    /// `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -160,13 +102,8 @@ extension Resolver {
 
     /// Registers an async factory, in `main`: `register { await Store() }`.
     ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// It runs through `resolveAsync` only (a synchronous resolve returns a cached instance or stops
+    /// with a message), and a caching scope builds it once while the other askers suspend.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -175,15 +112,7 @@ extension Resolver {
         register(nil, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
-    /// Registers an async factory that receives the resolving container, in `main`: `register { r in await Store(api: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers an async factory given the resolving container, in `main`: `register { r in await Store(api: r.resolve()) }`.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -192,15 +121,8 @@ extension Resolver {
         register(nil, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
-    /// Registers an async factory that receives the container and the resolve call's arguments, in `main`: `register { _, args in await Store(path: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers an async factory given the container and the resolve call's arguments, in `main`:
+    /// `register { _, args in await Store(path: args()) }`.
     @inlinable
     @discardableResult
     public static func register<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -213,23 +135,11 @@ extension Resolver {
     /// `register(arguments: Int.self, String.self) { r, id, name in UserViewModel(id: id, name: name) }`,
     /// resolved with `resolve(UserViewModel.self, arguments: 42, "ada")`.
     ///
-    /// One or more arguments, of any types. A resolve whose argument list
-    /// differs (in count or types) stops with a message that names both
-    /// lists. A caching scope keeps one instance per argument list, so the
-    /// arguments of a caching registration must be `Hashable` (`scope(_:)`
-    /// stops otherwise).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - first: the type of the first argument.
-    ///   - rest: the types of the others, if any.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out (see the plain `register`).
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the resolving container and the arguments; returning
-    ///     nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// `arguments` lists the types the factory takes after the container: one or more, of any
+    /// types. A resolve whose argument list differs (in count or types) stops with a message that
+    /// names both lists. A caching scope keeps one instance per argument list, so the arguments
+    /// of a caching registration must be `Hashable` (`scope(_:)` stops otherwise). The other
+    /// parameters are those of `register(_:name:isolation:fileID:line:factory:)`.
     @inlinable
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -244,9 +154,6 @@ extension Resolver {
 
     /// Registers a main-actor factory of typed arguments, in `main`:
     /// `register(arguments: User.self) { @MainActor r, user in ProfileViewModel(user: user) }`.
-    ///
-    /// - Parameters: as the plain `register(arguments:)`, without `isolation`; the factory runs on the main actor only.
-    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -258,11 +165,7 @@ extension Resolver {
     }
 
     /// Registers an async factory of typed arguments, in `main`:
-    /// `register(arguments: Int.self) { r, id in await ProfileStore(id: id) }`, resolved with
-    /// `await resolveAsync(ProfileStore.self, arguments: 42)`.
-    ///
-    /// - Parameters: as the plain `register(arguments:)`, without `isolation`; the factory runs through `resolveAsync` only.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// `register(arguments: Int.self) { r, id in await ProfileStore(id: id) }`, resolved with `await resolveAsync(ProfileStore.self, arguments: 42)`.
     @inlinable
     @discardableResult
     public static func register<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -272,22 +175,10 @@ extension Resolver {
         -> ResolverOptions<Service> {
         register(nil, name, RegistrationSite(fileID, line), .awaiting(resolver: factory), false, ArgumentList(first, repeat (each B).self))
     }
-
 }
 
 extension Resolver.Registrar {
-    /// Registers a factory with no parameters, in this container: `register { NetworkService() as NetworkServicing }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory with no parameters in this container, as the static `register(_:name:isolation:fileID:line:factory:)` does in `main`.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -297,18 +188,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .plain(factory), MainActorCheck.isMainActor(isolation))
     }
 
-    /// Registers a factory that receives the resolving container, in this container: `register { r in ViewModel(api: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory given the resolving container, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -318,18 +198,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
-    /// Registers a factory that receives the container and the resolve call's arguments (``Args``), in this container: `register { _, args in Session(user: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - isolation: the caller's isolation (`#isolation`); leave it out. For a plain factory
-    ///     registered from the main actor, the library says so if a synchronous resolve runs it
-    ///     elsewhere; a `@MainActor` or async factory's isolation is part of its type.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory given the container and the resolve call's arguments, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -339,15 +208,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .arguments(factory), MainActorCheck.isMainActor(isolation))
     }
 
-    /// Registers a factory isolated to the main actor, in this container: `register { @MainActor in SettingsViewModel() }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory isolated to the main actor, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -356,15 +217,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ _, _ in factory() }, takesArguments: false), false)
     }
 
-    /// Registers a main-actor factory that receives the resolving container, in this container: `register { @MainActor r in ProfileViewModel(settings: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a main-actor factory given the resolving container, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -373,15 +226,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, _ in factory(resolver) }, takesArguments: false), false)
     }
 
-    /// Registers a main-actor factory that receives the container and the resolve call's arguments, in this container: `register { @MainActor _, args in ProfileViewModel(user: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a main-actor factory given the container and the resolve call's arguments, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -390,15 +235,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .mainActor({ resolver, args in factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
-    /// Registers an async factory, in this container: `register { await Store() }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers an async factory, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -407,15 +244,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .async({ _, _ in await factory() }, takesArguments: false), false)
     }
 
-    /// Registers an async factory that receives the resolving container, in this container: `register { r in await Store(api: r.resolve()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers an async factory given the resolving container, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -424,15 +253,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, _ in await factory(resolver) }, takesArguments: false), false)
     }
 
-    /// Registers an async factory that receives the container and the resolve call's arguments, in this container: `register { _, args in await Store(path: args()) }`.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the factory's result when omitted.
-    ///   - name: register under this name; a named lookup never falls back to the unnamed one.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service; returning nil counts as not registered.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers an async factory given the container and the resolve call's arguments, in this container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -441,11 +262,7 @@ extension Resolver.Registrar {
         Resolver.register(container, name, RegistrationSite(fileID, line), .async({ resolver, args in await factory(resolver, Resolver.Args(args)) }, takesArguments: true), false)
     }
 
-    /// Registers a factory of typed arguments in this container (see the
-    /// static `register(arguments:)`).
-    ///
-    /// - Parameters: as the static `register(arguments:)`.
-    /// - Returns: options for the new registration (scope, `implements`, …).
+    /// Registers a factory of typed arguments in this container, as the static `register(_:name:arguments:_:isolation:fileID:line:factory:)` does in `main`.
     @inlinable
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -459,9 +276,6 @@ extension Resolver.Registrar {
     }
 
     /// Registers a main-actor factory of typed arguments in this container.
-    ///
-    /// - Parameters: as the static `register(arguments:)`, without `isolation`; the factory runs on the main actor only.
-    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -474,9 +288,6 @@ extension Resolver.Registrar {
     }
 
     /// Registers an async factory of typed arguments in this container.
-    ///
-    /// - Parameters: as the static `register(arguments:)`, without `isolation`; the factory runs through `resolveAsync` only.
-    /// - Returns: options for the new registration (scope, `implements`, …).
     @inlinable
     @discardableResult
     public func callAsFunction<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -490,22 +301,14 @@ extension Resolver.Registrar {
 }
 
 extension Resolver {
-    /// Registers factories in this container: `container.register { Service() }`,
-    /// `container.register(name: "fred") { r in Service(r.resolve()) }`, with
-    /// the same shapes as the static `register` (the ``Registrar``'s
-    /// `callAsFunction` overloads). A value rather than methods: called from a
-    /// static context (`registerAllServices`), `register { … }` then never
-    /// considers the instance overloads as curried functions, which the
-    /// compiler would try, and reject, for every registration.
+    /// Registers factories in this container, with the shapes of the static `register`:
+    /// `container.register { Service() }`, `container.register(name: "fred") { r in Service(r.resolve()) }`.
     public final var register: Registrar {
         Registrar(container: self)
     }
 
-    /// The value of a container's `register`: calling it registers a factory
-    /// in that container (`container.register { Service() }`), with every
-    /// shape the static `register` takes.
+    /// The value of a container's `register`: its `callAsFunction` overloads register in that container.
     public struct Registrar: Sendable {
-        /// The container the factories are registered in.
         @usableFromInline let container: Resolver
 
         @inlinable

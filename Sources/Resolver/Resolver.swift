@@ -25,27 +25,20 @@ import Darwin
 /// (<doc:ThreadsAndPerformance>); registering and the other changes take the
 /// registry's mutex, which is never held while your code runs.
 public final class Resolver: @unchecked Sendable {
-    /// The C container: this container's table and its children, searched
-    /// by readers without a lock. The table owns one reference to each
-    /// registration.
+    /// The C container: this container's table (owning one reference to each registration) and its children.
     @usableFromInline let storage: ContainerTable
-    /// What the resolve path reads without a lock (`Fields`): the scope
-    /// behind `cache`.
+    /// The scope behind `cache`, read by the resolve path without a lock.
     @usableFromInline let fields = Fields()
-    /// This container's own `.application`, `.cached` and `.shared` caches,
-    /// when it was made with `isolatedScopes: true`; nil otherwise.
+    /// This container's own `.application`, `.cached` and `.shared` caches (`isolatedScopes: true`), or nil.
     @usableFromInline let isolatedScopes: IsolatedScopes?
-    /// `isolatedScopes`, unretained (this container owns them), for the
-    /// resolve path: reading the optional reference would retain and release
-    /// an object every thread resolving through it shares.
+    /// `isolatedScopes` unretained (this container owns them), for the resolve path: DESIGN.md, B1.
     @usableFromInline let isolatedScopesReference: UncheckedReference<IsolatedScopes>?
 
     // Guarded by the registry mutex.
     /// The children, in the order added (their C containers are in `storage`).
     private(set) var children: [Resolver] = []
     var cacheScope: ResolverScope?
-    /// The registrations that replaced another here, for `verify()`
-    /// (`recordReplacementLocked`), and where each key's record is.
+    /// `verify()`'s registrations that replaced another here (`recordReplacementLocked`), and each key's index.
     var replacements: [RecordedReplacement] = []
     var replacementIndex: [ReplacementKey: Int] = [:]
 
@@ -68,8 +61,7 @@ public final class Resolver: @unchecked Sendable {
         set { registry.write { registry.setRootLocked(newValue) } }
     }
 
-    /// The scope new registrations get, read when `register` is called.
-    /// Starts as `.graph`.
+    /// The scope new registrations get, read when `register` is called; starts as `.graph`.
     public static var defaultScope: ResolverScope {
         get { registry.withLock { registry.defaultScope } ?? .graph }
         set {
@@ -89,10 +81,9 @@ public final class Resolver: @unchecked Sendable {
         set { registry.setDecorate(newValue) }
     }
 
-    /// A closure that runs the one-time `registerAllServices` if it has not
-    /// run yet: `Resolver.registerServices?()`. Normally unnecessary: the
-    /// first resolve does it. Resolves do not call this closure, so replacing
-    /// it changes only what the property returns.
+    /// A closure that runs the one-time `registerAllServices` if it has not run yet:
+    /// `Resolver.registerServices?()`. The first resolve does it anyway; resolves do not call this
+    /// closure, so replacing it changes only what the property returns.
     public static var registerServices: (() -> Void)? {
         get { registry.withLock { registry.registerServices } }
         set {
@@ -113,10 +104,7 @@ public final class Resolver: @unchecked Sendable {
 
     /// Makes a container, optionally with one child to fall back on.
     public convenience init(child: Resolver? = nil) {
-        self.init(mutex: registry.mutex)
-        if let child {
-            add(child: child)
-        }
+        self.init(child: child, isolatedScopes: false)
     }
 
     /// Makes a container, optionally with one child to fall back on, that
@@ -144,8 +132,7 @@ public final class Resolver: @unchecked Sendable {
         self.init(child: parent)
     }
 
-    /// A container whose table uses `mutex` (the registry's; passed in while
-    /// the registry itself is being made) and, for tests, `allocator`.
+    /// A container whose table uses `mutex` (the registry's, passed in while the registry is made) and, for tests, `allocator`.
     init(mutex: Mutex, allocator: TableAllocator? = nil, isolatedScopes: IsolatedScopes? = nil) {
         storage = ContainerTable.make(mutex: mutex, allocator: allocator)
         self.isolatedScopes = isolatedScopes
@@ -188,8 +175,7 @@ public final class Resolver: @unchecked Sendable {
         registry.reset()
     }
 
-    /// The per-container cache used by the `.container` scope: a
-    /// `ResolverScopeCache` made on first use, or a scope set by the app.
+    /// The cache of the `.container` scope: a `ResolverScopeCache` made on first use, or a scope set by the app.
     public var cache: ResolverScope {
         get { registry.write { cacheScopeLocked } }
         set {
@@ -203,7 +189,7 @@ public final class Resolver: @unchecked Sendable {
         }
     }
 
-    /// `cache`, made if needed. The mutex must be held.
+    /// `cache`, made if needed.
     var cacheScopeLocked: ResolverScope {
         registry.assertLocked()
         if let cacheScope {
@@ -217,17 +203,17 @@ public final class Resolver: @unchecked Sendable {
 
     // MARK: - Resolution
 
-    // Each entry point comes in two overloads: without `args:`, and with an
-    // `args:` that has no default. Every call the original accepts matches
-    // exactly one of them, and a call without arguments carries no `Any?`.
+    // Two overloads each: without `args:`, and with an `args:` that has no
+    // default. Every call the original accepts matches exactly one of them,
+    // and a call without arguments carries no `Any?`.
 
-    /// Resolves a `Service` from `root`; stops the program when none is
-    /// registered (or its factory returns nil).
+    /// Resolves a `Service` from `root`; stops the program when none is registered (or its
+    /// factory returns nil).
     ///
     /// - Parameters:
     ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
+    ///   - name: the registration's name; a named lookup never falls back to the unnamed
+    ///     registration.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service {
         if let service: Service = resolve(name?.key, in: nil, .none, SynchronousPath<Service>.self) {
@@ -236,16 +222,8 @@ public final class Resolver: @unchecked Sendable {
         notResolved(Service.self, name: name, in: nil)
     }
 
-    /// Resolves a `Service` from `root`, passing `args` to its factory
-    /// (see `Resolver.Args`); stops the program when none is registered (or
-    /// its factory returns nil).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
-    ///   - args: passed to the factory (``Args``): one value, or a
-    ///     `[String: Any?]` dictionary read by key.
+    /// Resolves a `Service` from `root`, as `resolve(_:name:)`, passing `args` to its factory
+    /// (``Args``): one value, or a `[String: Any?]` dictionary read by key.
     @inlinable
     public static func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service {
         if let service: Service = withArguments(args, { resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self) }) {
@@ -254,13 +232,7 @@ public final class Resolver: @unchecked Sendable {
         notResolved(Service.self, name: name, in: nil)
     }
 
-    /// Resolves a `Service` from this container (and its children); stops the
-    /// program when none is registered (or its factory returns nil).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
+    /// Resolves a `Service` from this container (and its children), as the static `resolve(_:name:)` does from `root`.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service {
         if let service: Service = Resolver.resolve(name?.key, in: self, .none, SynchronousPath<Service>.self) {
@@ -269,16 +241,7 @@ public final class Resolver: @unchecked Sendable {
         Resolver.notResolved(Service.self, name: name, in: self)
     }
 
-    /// Resolves a `Service` from this container (and its children), passing
-    /// `args` to its factory; stops the program when none is registered (or
-    /// its factory returns nil).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
-    ///   - args: passed to the factory (``Args``): one value, or a
-    ///     `[String: Any?]` dictionary read by key.
+    /// Resolves a `Service` from this container (and its children), passing `args` to its factory.
     @inlinable
     public final func resolve<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service {
         if let service: Service = withArguments(args, { Resolver.resolve(name?.key, in: self, $0, SynchronousPath<Service>.self) }) {
@@ -287,52 +250,25 @@ public final class Resolver: @unchecked Sendable {
         Resolver.notResolved(Service.self, name: name, in: self)
     }
 
-    /// Resolves a `Service` from `root`, or nil where `resolve` would stop.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
+    /// Resolves a `Service` from `root`, or nil where `resolve(_:name:)` would stop.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service? {
         resolve(name?.key, in: nil, .none, SynchronousPath<Service>.self)
     }
 
-    /// Resolves a `Service` from `root` with `args`, or nil where `resolve`
-    /// would stop.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
-    ///   - args: passed to the factory (``Args``): one value, or a
-    ///     `[String: Any?]` dictionary read by key.
+    /// Resolves a `Service` from `root` with `args`, or nil where `resolve(_:name:args:)` would stop.
     @inlinable
     public static func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service? {
         withArguments(args) { resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self) }
     }
 
-    /// Resolves a `Service` from this container (and its children), or nil
-    /// where `resolve` would stop.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
+    /// Resolves a `Service` from this container (and its children), or nil where `resolve` would stop.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none) -> Service? {
         Resolver.resolve(name?.key, in: self, .none, SynchronousPath<Service>.self)
     }
 
-    /// Resolves a `Service` from this container (and its children) with
-    /// `args`, or nil where `resolve` would stop.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name; a named lookup never falls back to
-    ///     the unnamed registration.
-    ///   - args: passed to the factory (``Args``): one value, or a
-    ///     `[String: Any?]` dictionary read by key.
+    /// Resolves a `Service` from this container (and its children) with `args`, or nil where `resolve` would stop.
     @inlinable
     public final func optional<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none, args: Any?) -> Service? {
         withArguments(args) { Resolver.resolve(name?.key, in: self, $0, SynchronousPath<Service>.self) }
@@ -340,26 +276,16 @@ public final class Resolver: @unchecked Sendable {
 
     // MARK: - Typed arguments
 
-    // `@_disfavoredOverload` on each: a call names `arguments:`, which only
-    // these take, so it changes no call. It settles the function references
-    // 1.5.1 code writes without labels (`let f: (Session.Type,
-    // Resolver.Name?, Any?) -> Session = Resolver.resolve`, and the same of
-    // `optional`, from an instance, or unbound), which these also match
-    // with `A` as `Any?` and no `B`: the `args:` overload, 1.5.1's, is the
-    // one they mean.
+    // `@_disfavoredOverload`: a call names `arguments:`, which only these
+    // take, so it changes no call; it settles the unlabeled function
+    // references of 1.5.1 code (`let f: (Session.Type, Resolver.Name?, Any?)
+    // -> Session = Resolver.resolve`), which these also match with `A` as
+    // `Any?` and no `B`, for the `args:` overload they mean.
 
-    /// Resolves a `Service` registered with typed arguments
-    /// (`register(arguments:)`) from `root`, passing `arguments` to its
-    /// factory: `Resolver.resolve(UserViewModel.self, arguments: 42, "ada")`.
-    /// Stops when none is registered, when its factory returns nil, or when
-    /// the argument list differs from the registration's (the message names
-    /// both).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name.
-    ///   - first: the first argument.
-    ///   - rest: the others, if any.
+    /// Resolves a `Service` registered with typed arguments (`register(arguments:)`) from `root`,
+    /// passing `first` and `rest` to its factory: `Resolver.resolve(UserViewModel.self, arguments: 42, "ada")`.
+    /// Stops when none is registered, when its factory returns nil, or when the argument list differs
+    /// from the registration's (the message names both).
     @inlinable
     @_disfavoredOverload
     public static func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -372,11 +298,8 @@ public final class Resolver: @unchecked Sendable {
         notResolved(Service.self, name: name, in: nil)
     }
 
-    /// Resolves a `Service` registered with typed arguments from `root`, or
-    /// nil when none is registered or its factory returns nil (a different
-    /// argument list still stops).
-    ///
-    /// - Parameters: as `resolve(_:name:arguments:_:)`.
+    /// As `resolve(_:name:arguments:_:)`, or nil when none is registered or its factory returns nil
+    /// (a different argument list still stops).
     @inlinable
     @_disfavoredOverload
     public static func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -384,11 +307,7 @@ public final class Resolver: @unchecked Sendable {
         withTypedArguments(first, repeat each rest, body: { resolve(name?.key, in: nil, $0, SynchronousPath<Service>.self) })
     }
 
-    /// Resolves a `Service` registered with typed arguments from this
-    /// container (and its children); see the static
-    /// `resolve(_:name:arguments:_:)`.
-    ///
-    /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
+    /// As the static `resolve(_:name:arguments:_:)`, from this container (and its children).
     @inlinable
     @_disfavoredOverload
     public final func resolve<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -401,11 +320,7 @@ public final class Resolver: @unchecked Sendable {
         Resolver.notResolved(Service.self, name: name, in: self)
     }
 
-    /// Resolves a `Service` registered with typed arguments from this
-    /// container (and its children), or nil; see the static
-    /// `optional(_:name:arguments:_:)`.
-    ///
-    /// - Parameters: as the static `resolve(_:name:arguments:_:)`.
+    /// As the static `optional(_:name:arguments:_:)`, from this container (and its children).
     @inlinable
     @_disfavoredOverload
     public final func optional<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,

@@ -17,20 +17,15 @@ extension Resolver {
     /// argument is missing or of another type; `optional()` and
     /// `optional("key")` return nil instead.
     public struct Args {
-        /// What `args:` was: a single value, or keyed arguments.
+        /// What `args:` was: a single value (possibly nil), or keyed arguments.
         @usableFromInline
         enum Storage {
-            /// A single value (possibly nil).
             case positional(Any?)
-            /// A dictionary with String keys.
             case keyed([String: Any?])
         }
 
-        /// The `args:` value as passed (an `Args` unwrapped), when
-        /// `hasValue`; `()` otherwise. Kept unwrapped so that a read opens it
-        /// where it lies, without a copy, and classified only when a read
-        /// needs it: the common read, `args()` of exactly the type passed,
-        /// does not.
+        /// The `args:` value as passed (an `Args` unwrapped), or `()`: opened where it lies, and
+        /// classified (`storage`) only when a read needs it, which `args()` of the exact type does not.
         @usableFromInline private(set) var value: Any
         /// Whether `args:` was a value (not nil).
         @usableFromInline private(set) var hasValue: Bool
@@ -41,10 +36,8 @@ extension Resolver {
             hasValue ? value : nil
         }
 
-        /// Arguments from the `args:` of a resolve call: an `Args` is taken as
-        /// is, a dictionary with `String` keys becomes keyed arguments, and
-        /// anything else is the one positional argument. Apps and tests build
-        /// `Args` to call a factory or a scope directly.
+        /// Arguments as a resolve call's `args:` makes them; apps and tests build `Args` to call a
+        /// factory or a scope directly.
         public init(_ args: Any?) {
             guard let args else {
                 self.init(none: ())
@@ -53,15 +46,13 @@ extension Resolver {
             self.init(unwrapped: args)
         }
 
-        /// No arguments.
         init(none: ()) {
             value = ()
             hasValue = false
         }
 
-        /// A value that was passed, an `Args` taken as is. (A test of the
-        /// opened type, not a cast, nor `type(of:)`: either costs more than
-        /// the rest of the call.)
+        /// A value that was passed, an `Args` taken as is: tested by its opened type, as a cast or
+        /// `type(of:)` costs more than the rest of the call.
         init(unwrapped args: consuming Any) {
             func isArgs<V>(_ value: V) -> Bool {
                 V.self == Args.self
@@ -73,9 +64,8 @@ extension Resolver {
             }
         }
 
-        /// The arguments a resolve call passed, for a factory that takes
-        /// `Args`: the `args:` value copied once from the caller's frame;
-        /// typed arguments boxed.
+        /// A resolve call's arguments, for a factory that takes `Args`: `args:` copied once from the
+        /// caller's frame, typed arguments boxed.
         init(_ arguments: ArgumentsPointer) {
             if let untyped = arguments.untyped, let args = untyped.pointee {
                 self.init(unwrapped: args)
@@ -84,9 +74,8 @@ extension Resolver {
             }
         }
 
-        /// What `raw` is: keyed when it is a dictionary with `String` keys.
-        /// An `Args` or a dictionary inside an `Optional` (`Optional(args) as
-        /// Any`) counts as the value it wraps, as the original's casts had it.
+        /// What `raw` is: keyed when it is a dictionary with `String` keys. An `Args` or a dictionary
+        /// inside an `Optional` counts as the value it wraps, as the original's casts had it.
         @usableFromInline
         var storage: Storage {
             guard let raw else {
@@ -252,15 +241,12 @@ extension Resolver {
     }
 }
 
-/// Dictionaries with `String` keys, whatever their values: what
-/// `Resolver.Args` reads as keyed arguments.
+/// Dictionaries with `String` keys, whatever their values: keyed arguments.
 protocol StringKeyedDictionary {}
 
 extension Dictionary: StringKeyedDictionary where Key == String {}
 
-/// `Optional`, whatever it wraps: an `args:` value that may hold an `Args`
-/// inside an `Optional` (the only way a value that is not an `Args` casts to
-/// one), so the cast is tried for these values only.
+/// `Optional`, whatever it wraps: the only values other than an `Args` that may cast to one.
 protocol OptionalArgument {}
 
 extension Optional: OptionalArgument {}

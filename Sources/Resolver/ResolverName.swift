@@ -11,29 +11,20 @@ extension Resolver {
     /// }
     /// ```
     ///
-    /// Two names are the same when their raw values are equal as Swift
-    /// strings, which compares by canonical equivalence: a precomposed "é" and
-    /// "e" followed by a combining acute accent name the same registration.
-    ///
-    /// A name computes its registry key once, when it is made: the bytes the
-    /// registry compares and their hash. A string literal is kept as a
-    /// `StaticString`, so `name: "fred"` allocates nothing and costs one short
-    /// hash; ASCII text is its own key. Other text is mapped to one
-    /// representative spelling per canonical-equivalence class (an interning
-    /// table compares with Swift's `==`), so the registry can compare bytes.
+    /// Two names are the same when their raw values are equal as Swift strings, which compares by
+    /// canonical equivalence: a precomposed "é" and "e" followed by a combining acute accent name
+    /// the same registration. A name computes its registry key once, when it is made; a string
+    /// literal is kept as a `StaticString`, so `name: "fred"` allocates nothing and costs one
+    /// short hash.
     public struct Name: ExpressibleByStringLiteral, Hashable, @unchecked Sendable {
         /// A string literal is a `StaticString`: its bytes need no copy.
         public typealias StringLiteralType = StaticString
 
-        // Immutable, so sendable: the bytes are a literal's (static) or owned
-        // by `owner`, which nothing changes.
+        // Immutable, so sendable: the bytes are a literal's or `owner`'s.
 
-        /// The bytes the registry stores and compares, and their hash: an
-        /// ASCII literal's own bytes, or `owner`'s.
+        /// The bytes the registry compares, and their hash (DESIGN.md, "Names").
         @usableFromInline let key: KeyBytes
-        /// Keeps the key's bytes alive and the name as given, for names that
-        /// are not ASCII literals; nil for those (so copying a literal name
-        /// copies plain data only).
+        /// The key's bytes and the name as given, for names that are not ASCII literals.
         @usableFromInline let owner: NameStorage?
 
         @usableFromInline
@@ -53,10 +44,8 @@ extension Resolver {
             self.init(key: owner.key.bytes, owner: owner)
         }
 
-        /// Makes a name from a string literal: `name: "fred"`. An ASCII
-        /// literal is its own key: nothing is copied or allocated, and its
-        /// hash is computed once per thread (remembered by the literal's
-        /// address), however often the call that names it runs.
+        /// Makes a name from a string literal: `name: "fred"`. An ASCII literal is its own key:
+        /// nothing is copied, and its hash is computed once per thread, however often the call runs.
         @inlinable
         public init(stringLiteral value: StaticString) {
             if let key = KeyBytes.literal(value) {
@@ -93,9 +82,7 @@ extension Resolver {
     }
 }
 
-/// The key bytes of a name that is not an ASCII literal, and the name as
-/// given: ASCII text is its own key; other text is keyed by the
-/// representative of its canonical-equivalence class (`NameInterner`).
+/// The key bytes of a name that is not an ASCII literal, and the name as given.
 @usableFromInline
 final class NameStorage: @unchecked Sendable {
     let spelling: String
@@ -106,21 +93,17 @@ final class NameStorage: @unchecked Sendable {
         key = OwnedKeyBytes(Resolver.Name.isASCII(spelling) ? spelling : NameInterner.shared.representative(of: spelling))
     }
 
-    /// A name shown as `spelling` whose registry bytes are `key`'s: a
-    /// compile-time-checked key's (`Engine/Keys/KeyNames.swift`).
+    /// A compile-time-checked key's name (`Engine/Keys/KeyNames.swift`).
     init(spelling: String, key: OwnedKeyBytes) {
         self.spelling = spelling
         self.key = key
     }
 }
 
-/// Maps every name that is not ASCII to one representative spelling of its
-/// canonical-equivalence class, so that names the Swift `==` finds equal have
-/// the same bytes in the registry. Texts canonically equivalent to ASCII text
-/// map to that text: the only non-ASCII characters whose canonical form is
-/// ASCII are the Kelvin sign (K), the Greek question mark (;) and the Greek
-/// varia (`). Others are kept in a dictionary, whose `String` keys compare by
-/// canonical equivalence; the first spelling seen is the representative.
+/// Maps every name that is not ASCII to one representative spelling of its canonical-equivalence
+/// class (the first seen), so that names Swift's `==` finds equal have the same bytes (DESIGN.md,
+/// "Names"). The only non-ASCII characters whose canonical form is ASCII are the Kelvin sign,
+/// the Greek question mark and the Greek varia.
 final class NameInterner: @unchecked Sendable {
     static let shared = NameInterner()
 

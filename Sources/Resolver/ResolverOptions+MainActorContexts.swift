@@ -1,12 +1,6 @@
-// Contexts whose factories run on the main actor, as a `@MainActor`
-// registration's do (`Contexts.swift` has the rest):
-//
-//     Resolver.register { @MainActor in LivePlayer() }
-//         .onTest { @MainActor in FakePlayer() }
-//
-// A synchronous resolve on the main actor runs the factory; one elsewhere
-// stops with the fix (resolve it on the main actor, or with `resolveAsync`
-// when the registration's own factory is `@MainActor`, which hops there).
+// Contexts whose factories run on the main actor, as a `@MainActor` registration's do
+// (`Contexts.swift` has the rest): `.onTest { @MainActor in FakePlayer() }`. A synchronous
+// resolve on the main actor runs the factory; one elsewhere stops with the fix.
 
 extension ResolverOptions {
     /// Under a test runner, resolves with `factory`, on the main actor:

@@ -7,13 +7,10 @@
 /// with ``init(resolver:key:name:factory:)`` keeps a weak reference to the
 /// given container, where ``ResolverOptions/implements(_:name:)`` registers.
 //
-// Invariants: the key (`typeID`, `name`) and the factory it was registered
-// with never change. The scope and the factory installed by
-// `update(factory:)` change under the registry mutex and are published in
-// `fields` for readers: the scope unretained, owned by `scopeStorage`; the
-// factory box owned by its field; what
-// they replace is retired, so a thread still running a replaced factory, or
-// reading a replaced scope, is never left with a freed object (DESIGN.md).
+// The key (`typeID`, `name`) and the registered factory never change; the
+// scope (owned by `scopeStorage`) and the factory `update(factory:)` installs
+// change under the registry mutex, published in `fields`, and what they
+// replace is retired (DESIGN.md, R2).
 public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// A factory installed by `update(factory:)`, held by reference.
     @usableFromInline
@@ -29,53 +26,39 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let factory: Factory
-    /// `factory` as the resolve path calls it (`Factory.call`): a constant,
-    /// so a resolve holding the registration borrowed calls it without a
-    /// reference count.
+    /// `factory` as the resolve path calls it: a constant, called borrowed (DESIGN.md, B1).
     @usableFromInline let call: Call
-    /// Its typed argument list (`register(arguments:)`), or nil.
+    /// Its typed argument list (`register(arguments:)`) and that list's identity, or nil.
     @usableFromInline let argumentList: ArgumentList?
-    /// `argumentList`'s identity, which the resolve path compares with a
-    /// call's list (nil: no typed arguments).
     @usableFromInline let argumentTypes: ObjectIdentifier?
-    /// `factory.isolation`, kept for the paths that branch on it.
     @usableFromInline let isolation: FactoryIsolation
     /// Where the `register` call that made it is (nil: made by hand).
     @usableFromInline let site: RegistrationSite?
-    /// Whether `register` was called on the main actor (`#isolation`): a
-    /// plain factory written there may be isolated to it.
+    /// Whether `register` was called on the main actor: a plain factory written there may be isolated to it.
     let registeredOnMainActor: Bool
-    /// Whether a caching scope keeps a nil its factory made of an Optional
-    /// service type: as Resolver 1.5.1 did for registrations by type, and
-    /// never for a key's (as Factory never does).
+    /// Whether a caching scope keeps a nil its factory made of an Optional service type: as
+    /// Resolver 1.5.1 did for registrations by type, never for a key's (as Factory never does).
     @usableFromInline let keepsNil: Bool
-    /// What the resolve path reads without a lock: the scope, the factory
-    /// `update(factory:)` installed and the memo of the cached instance
-    /// (`Fields`).
+    /// What the resolve path reads without a lock: the scope, the installed factory, the memo.
     @usableFromInline let fields = Fields()
 
     // Guarded by the registry mutex.
     @exclusivity(unchecked) var scopeStorage: ResolverScope
-    /// Counts `update(factory:)` installs, so an update that raced another
-    /// can tell and wrap the newer factory.
+    /// Counts installs, so an `update(factory:)` that raced another wraps the newer factory.
     private var factoryVersion: UInt64 = 0
     /// Its contexts (`onTest`, `onArg`, …) that apply or may, if any.
     var contexts: RegistrationContexts<Service>?
-    /// Whether it has an `onTest` (applied or not): strict tests do not
-    /// report it.
+    /// Whether it has an `onTest` (applied or not): strict tests do not report it.
     var hasTestContext = false
     /// Whether `allowedInStrictTests()` marked it.
     var isAllowedInStrictTests = false
 
-    /// The container given to `init(resolver:key:name:factory:)`, where the
-    /// options' `implements` registers (held weakly, as by the original).
-    /// Registrations made by `register` leave it nil: `ResolverOptions` knows
-    /// their container.
+    /// The container given to `init(resolver:key:name:factory:)`, held weakly as by the original,
+    /// where the options' `implements` registers; nil for `register`'s (their options know it).
     weak var container: Resolver?
 
-    /// The registration an `implements()` registration resolves through
-    /// (under the registry mutex): its factory takes arguments only to pass
-    /// them on, so it needs them only if that one does.
+    /// The registration an `implements()` registration resolves through: it needs arguments only
+    /// if that one does.
     var forwardsTo: RegistrationDescribing?
 
     /// The key this registration reports: the type identity of `Service`, or
@@ -89,19 +72,13 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
         return String(key) + ":" + name.rawValue
     }
 
-    /// For a registration made by hand whose `key` is not the type identity
-    /// of `Service`: its `cacheKey`, as a name, under which the caching scopes
-    /// keep its instance (in a key space of hand-made registrations,
-    /// `handMadeCacheType`), as the original's caches kept it. nil for
-    /// every other registration: `register` gives each the key of its type,
-    /// and the caches keep its instance under its type and name.
+    /// For a registration made by hand whose `key` is not `Service`'s type identity: its
+    /// `cacheKey`, under which the caching scopes keep its instance (with `handMadeCacheType`),
+    /// as the original's caches did. nil for the others, kept under their type and name.
     let handMadeCacheName: Resolver.Name?
 
-    /// The type identity of the caching scopes' keys for hand-made
-    /// registrations (`handMadeCacheName`): odd, so it is no type's identity
-    /// (a type's is the address of its metadata). The registrations that
-    /// meet there may be of different service types, as in the original,
-    /// where two registrations with one `cacheKey` shared an entry.
+    /// The type identity of hand-made registrations' cache keys: odd, so no type's (a type's is
+    /// its metadata's address). Registrations of different types may meet there, as in the original.
     static var handMadeCacheType: UInt64 { 1 }
 
     /// A registration made by `register`.

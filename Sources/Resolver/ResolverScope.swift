@@ -30,35 +30,22 @@ public protocol ResolverScopeType: AnyObject {
 open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// Which built-in behaviour this scope has (`Engine/Scopes/ScopePolicy.swift`).
     @usableFromInline let kind: Kind
-    /// The table of a caching scope (`.cache`: instances, `.shared`: weak
-    /// boxes, `.timeToLive`: expiring boxes), owning its values; nil for the
-    /// others. Readers search it in a read section; writers change it under
-    /// the registry mutex.
+    /// A caching scope's table of instances (weak boxes for `.shared`, expiring ones for
+    /// `.timeToLive`), owning its values; nil for the others.
     @usableFromInline let table: InstanceTable?
     /// A time-to-live scope's life and clock; nil for the other kinds.
     @usableFromInline let life: ScopeLife?
 
-    /// Whether this is a built-in scope, which lives as long as the process.
-    /// Set once, before the scope is published (the static's initializer).
+    /// Whether this is a built-in scope, which lives as long as the process (set by `kept()`).
     var isKeptForever = false
 
     // Guarded by the registry mutex.
-    /// The builds running in this scope, synchronous and async, so that each
-    /// key is built once between resets (`Engine/Scopes/BuildOnce.swift`).
+    /// The builds running in this scope, synchronous and async (DESIGN.md, S1).
     @exclusivity(unchecked) var building: [Build] = []
     /// How many builds this scope has started (each build's `BuildTicket`).
     @exclusivity(unchecked) var buildsStarted: UInt64 = 0
-    /// A caching scope's generation: odd while entries leave the table (a
-    /// `reset()`, `reset(_:name:)`, a dead `.shared` entry replaced), even
-    /// otherwise, and never
-    /// the same even value twice. So an entry a resolve found after reading
-    /// an even generation is in the table for as long as the generation
-    /// keeps that value (a registration's `CacheMemo` relies on that; a
-    /// generation read before a change began goes stale with it, and an entry
-    /// found then is at worst retired, never freed, while the reader's
-    /// section is open: DESIGN.md, S2). A build that began before a reset
-    /// does not store into the reset cache, and nobody who asks after the
-    /// reset joins it (S1). Written under the mutex, read without it.
+    /// A caching scope's generation: odd while entries leave the table, even otherwise, never
+    /// the same even value twice; written under the mutex, read without it (DESIGN.md, S2, S3).
     @usableFromInline let generationWord: AtomicWord
 
     /// Makes a unique scope (for `ResolverScope` itself) or the base of a
@@ -98,33 +85,26 @@ open class ResolverScope: ResolverScopeType, @unchecked Sendable {
     /// The unique scope caches nothing, so there is nothing to reset.
     open func reset() {}
 
-    /// Drops the instance this scope keeps for one service:
+    /// Drops the instances this scope keeps for one service (one per argument list):
     ///
     /// ```swift
     /// ResolverScope.application.reset(UserSession.self)
     /// ResolverScope.session.reset(Theme.self, name: "dark")
     /// ```
     ///
-    /// The next resolve of `Service` (under `name`; nil: the unnamed one)
-    /// through this scope builds it again; the scope's other instances stay.
-    /// The same rules as `reset()`: no resolve that starts after it returns
-    /// gets the dropped instance, which is released once no resolve that
-    /// started before it is still running; a build of it that was under way
-    /// still returns its instance to the threads and tasks that asked, but
-    /// does not keep it. Nor do builds of the scope's *other* services that
-    /// are under way at that moment keep theirs: their next resolve builds
-    /// again.
+    /// The next resolve of `Service` (under `name`; nil: the unnamed one) through this scope
+    /// builds it again; the scope's other instances stay. As with `reset()`, no resolve that
+    /// starts after it returns gets the dropped instances, which are released once no resolve
+    /// that started before it is still running. A build of the service under way still returns
+    /// its instance to the threads and tasks that asked, but does not keep it; nor do the builds
+    /// of the scope's *other* services under way at that moment keep theirs.
     ///
-    /// Every instance the scope keeps for that service and name goes,
-    /// including those made with arguments (one for each argument list).
-    /// It works on the caching scopes (`.application`, `.cached`, `.shared`,
-    /// a container's `cache`, every ``ResolverScopeCache``,
-    /// ``ResolverScopeShare`` and ``ResolverScopeTimeToLive``), and does
-    /// nothing on scopes that keep nothing (`.graph`, `.unique`; `.container`,
-    /// whose instances live in each container's `cache`) or that keep their
-    /// own (subclasses of your own). A registration made by hand with a `key`
-    /// other than its type's is kept under its `cacheKey`, which this does not
-    /// reach: reset the scope.
+    /// It works on the caching scopes (`.application`, `.cached`, `.shared`, a container's
+    /// `cache`, every ``ResolverScopeCache``, ``ResolverScopeShare`` and
+    /// ``ResolverScopeTimeToLive``), and does nothing on scopes that keep nothing (`.graph`,
+    /// `.unique`; `.container`, whose instances live in each container's `cache`) or keep their
+    /// own (subclasses of your own). A registration made by hand with a `key` other than its
+    /// type's is kept under its `cacheKey`, which this does not reach: reset the scope.
     public func reset<Service>(_ type: Service.Type, name: Resolver.Name? = nil) {
         resetEntry(Service.self, name: name)
     }
@@ -145,9 +125,8 @@ extension ResolverScope {
     /// Cached in the `cache` of the container `resolve` was called on.
     public static let container = ResolverScopeContainer().kept()
 
-    /// Marks one of the built-in scopes above, which live as long as the
-    /// process: a registration that leaves one gives its reference up at
-    /// once, where a scope that may go is retired (`setScope`).
+    /// Marks a built-in scope: a registration that leaves one gives its reference up at once,
+    /// where a scope that may go is retired (`setScope`).
     private func kept() -> Self {
         isKeptForever = true
         return self

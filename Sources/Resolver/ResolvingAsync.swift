@@ -1,6 +1,5 @@
-// `resolveAsync` and `optionalAsync`: resolving from async code, whatever a
-// registration's factory (DESIGN.md, "Actors and async factories"; the
-// article Concurrency). The engine's async path is `Engine/Resolution/AsyncResolution.swift`.
+// `resolveAsync` and `optionalAsync`: resolving from async code, whatever a registration's
+// factory (DESIGN.md, "Actors and async factories"; `Engine/Resolution/AsyncResolution.swift`).
 
 extension Resolver {
     /// Resolves a `Service` from `root` in async code, whatever its factory:
@@ -26,13 +25,7 @@ extension Resolver {
         notResolved(Service.self, name: name, in: nil)
     }
 
-    /// Resolves a `Service` from `root` in async code, or nil where
-    /// `resolveAsync` would stop.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name.
-    ///   - args: passed to the factory (``Args``), if any.
+    /// Resolves a `Service` from `root` in async code, or nil where `resolveAsync(_:name:args:)` would stop.
     @inlinable
     nonisolated(nonsending)
     public static func optionalAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -40,13 +33,7 @@ extension Resolver {
         await resolveServiceAsync(in: nil, name: name, args: args)
     }
 
-    /// Resolves a `Service` from this container (and its children) in async
-    /// code (see the static `resolveAsync`).
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name.
-    ///   - args: passed to the factory (``Args``), if any.
+    /// As the static `resolveAsync(_:name:args:)`, from this container (and its children).
     @inlinable
     nonisolated(nonsending)
     public final func resolveAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -57,13 +44,7 @@ extension Resolver {
         Resolver.notResolved(Service.self, name: name, in: self)
     }
 
-    /// Resolves a `Service` from this container (and its children) in async
-    /// code, or nil where `resolveAsync` would stop.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name.
-    ///   - args: passed to the factory (``Args``), if any.
+    /// As the static `optionalAsync(_:name:args:)`, from this container (and its children).
     @inlinable
     nonisolated(nonsending)
     public final func optionalAsync<Service>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -71,16 +52,9 @@ extension Resolver {
         await Resolver.resolveServiceAsync(in: self, name: name, args: args)
     }
 
-    /// Resolves a `Service` registered with typed arguments from `root` in
-    /// async code, whatever its factory (see `resolveAsync(_:name:args:)`):
-    /// `await Resolver.resolveAsync(ProfileStore.self, arguments: 42)`. Stops
-    /// where `resolve(_:name:arguments:_:)` stops.
-    ///
-    /// - Parameters:
-    ///   - type: the service type; inferred from the context when omitted.
-    ///   - name: the registration's name.
-    ///   - first: the first argument.
-    ///   - rest: the others, if any.
+    /// Resolves a `Service` registered with typed arguments from `root` in async code, whatever its
+    /// factory (as `resolveAsync(_:name:args:)`): `await Resolver.resolveAsync(ProfileStore.self, arguments: 42)`.
+    /// Stops where `resolve(_:name:arguments:_:)` stops.
     @inlinable
     nonisolated(nonsending)
     public static func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -92,10 +66,7 @@ extension Resolver {
         notResolved(Service.self, name: name, in: nil)
     }
 
-    /// As `resolveAsync(_:name:arguments:_:)`, or nil where it would stop
-    /// because nothing is registered or the factory returned nil.
-    ///
-    /// - Parameters: as `resolveAsync(_:name:arguments:_:)`.
+    /// As `resolveAsync(_:name:arguments:_:)`, or nil where it would stop because nothing is registered or the factory returned nil.
     @inlinable
     nonisolated(nonsending)
     public static func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -103,11 +74,7 @@ extension Resolver {
         await resolveServiceAsync(in: nil, name: name, boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
     }
 
-    /// Resolves a `Service` registered with typed arguments from this
-    /// container (and its children) in async code; see the static
-    /// `resolveAsync(_:name:arguments:_:)`.
-    ///
-    /// - Parameters: as the static `resolveAsync(_:name:arguments:_:)`.
+    /// As the static `resolveAsync(_:name:arguments:_:)`, from this container (and its children).
     @inlinable
     nonisolated(nonsending)
     public final func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
@@ -119,9 +86,7 @@ extension Resolver {
         Resolver.notResolved(Service.self, name: name, in: self)
     }
 
-    /// As the instance `resolveAsync(_:name:arguments:_:)`, or nil.
-    ///
-    /// - Parameters: as the static `resolveAsync(_:name:arguments:_:)`.
+    /// As the static `optionalAsync(_:name:arguments:_:)`, from this container (and its children).
     @inlinable
     nonisolated(nonsending)
     public final func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,

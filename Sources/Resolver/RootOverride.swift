@@ -8,14 +8,12 @@ extension Resolver {
     @usableFromInline
     static var rootOverride: Resolver?
 
-    /// Runs `operation` with `container` as the root for the current task and
-    /// every child task it starts (task-local semantics), and for the calling
-    /// thread where no task is running.
+    /// Runs `operation` with `container` as the root for the current task and every child task it
+    /// starts (task-local), and for the calling thread where no task is running.
     ///
-    /// Inside it, the static `resolve`/`optional`, `Resolver.root` and every
-    /// property wrapper without an explicit container use `container`; other
-    /// tasks and threads keep the app-wide root. Combine it with a container
-    /// that keeps its singletons to itself:
+    /// Inside it, the static `resolve`/`optional`, `Resolver.root` and every property wrapper
+    /// without an explicit container use `container`; other tasks and threads keep the app-wide
+    /// root. Combine it with a container that keeps its singletons to itself:
     ///
     /// ```swift
     /// let mocks = Resolver(child: .main, isolatedScopes: true)
@@ -25,8 +23,7 @@ extension Resolver {
     /// }
     /// ```
     ///
-    /// While no `withRoot` call is running anywhere, a resolve pays one load
-    /// for this feature.
+    /// While no `withRoot` call is running anywhere, a resolve pays one load for this feature.
     public static func withRoot<Result>(_ container: Resolver, operation: () throws -> Result) rethrows -> Result {
         try Published.withDetour {
             try $rootOverride.withValue(container, operation: operation)

@@ -5,18 +5,13 @@
 //     ResolverKey { @MainActor in LivePlayer() }.onTest { @MainActor in FakePlayer() }
 //     Resolver.register(\.player) { @MainActor in FakePlayer() }
 //
-// A context added with `Resolver.onTest(\.key)` (or `onPreview`, `onArg`,
-// `onDebug`) is added to the key's own registration, made from its
-// declaration if it has none yet: it works as one written on the key, in the
-// same order (argument, preview, test, debug). A main-actor factory runs as
-// a `@MainActor` registration's does: a synchronous resolve on the main
-// actor runs it, one elsewhere stops with the fix.
+// `Resolver.onTest(\.key)` (or `onPreview`, `onArg`, `onDebug`) adds to the
+// key's own registration, made from its declaration if need be, as one
+// written on the key would. A main-actor factory runs as a `@MainActor`
+// registration's does.
 
 extension ResolverKey {
-    /// Under a test runner, resolves with `factory`, on the main actor:
-    /// `.onTest { @MainActor in FakePlayer() }`.
-    ///
-    /// - Parameter factory: makes the service from the arguments, on the main actor.
+    /// Under a test runner, resolves with `factory`, on the main actor: `.onTest { @MainActor in FakePlayer() }`.
     @inlinable
     @inline(__always)
     public func onTest(_ factory: @escaping @MainActor (repeat each Argument) -> Service) -> ResolverKey {
@@ -24,8 +19,6 @@ extension ResolverKey {
     }
 
     /// Under a test runner, resolves with `factory`, given the container, on the main actor.
-    ///
-    /// - Parameter factory: makes the service from the container and the arguments, on the main actor.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -34,8 +27,6 @@ extension ResolverKey {
     }
 
     /// For Xcode's previews, resolves with `factory`, on the main actor.
-    ///
-    /// - Parameter factory: makes the service from the arguments, on the main actor.
     @inlinable
     @inline(__always)
     public func onPreview(_ factory: @escaping @MainActor (repeat each Argument) -> Service) -> ResolverKey {
@@ -43,8 +34,6 @@ extension ResolverKey {
     }
 
     /// For Xcode's previews, resolves with `factory`, given the container, on the main actor.
-    ///
-    /// - Parameter factory: makes the service from the container and the arguments, on the main actor.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -53,22 +42,13 @@ extension ResolverKey {
     }
 
     /// When the app was launched with `argument`, resolves with `factory`, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the arguments, on the main actor.
     @inlinable
     @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping @MainActor (repeat each Argument) -> Service) -> ResolverKey {
         adding(.argument(argument)) { Resolver.mainActorForm(arguments: factory) }
     }
 
-    /// When the app was launched with `argument`, resolves with `factory`,
-    /// given the container, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the container and the arguments, on the main actor.
+    /// When the app was launched with `argument`, resolves with `factory`, given the container, on the main actor.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -78,8 +58,6 @@ extension ResolverKey {
     }
 
     /// In a debug build of the app, resolves with `factory`, on the main actor.
-    ///
-    /// - Parameter factory: makes the service from the arguments, on the main actor.
     @inlinable
     @inline(__always)
     public func onDebug(_ factory: @escaping @MainActor (repeat each Argument) -> Service) -> ResolverKey {
@@ -87,8 +65,6 @@ extension ResolverKey {
     }
 
     /// In a debug build of the app, resolves with `factory`, given the container, on the main actor.
-    ///
-    /// - Parameter factory: makes the service from the container and the arguments, on the main actor.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -100,9 +76,10 @@ extension ResolverKey {
 extension Resolver {
     // MARK: - Contexts from any module
 
-    /// Under a test runner, resolves the key with `factory` instead, as an
-    /// `onTest` written on the key would: `Resolver.onTest(\.repo) { FakeRepo() }`,
-    /// from a test target's `registerAllServices` or anywhere else.
+    /// Under a test runner, resolves the key with `factory` instead, as an `onTest` written on the
+    /// key would: `Resolver.onTest(\.repo) { FakeRepo() }`, from a test target's `registerAllServices`
+    /// or anywhere else. Each of these contexts also takes a factory given the container first, and
+    /// one on the main actor.
     ///
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
@@ -112,12 +89,8 @@ extension Resolver {
         addContext(.test, to: key, anyArgumentsForm(arguments: factory))
     }
 
-    /// Under a test runner, resolves the key with `factory`, given the
-    /// container: `Resolver.onTest(\.repo) { r in FakeRepo(db: r.resolve(\.db)) }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the container and the key's arguments.
+    /// Under a test runner, resolves the key with `factory`, given the container:
+    /// `Resolver.onTest(\.repo) { r in FakeRepo(db: r.resolve(\.db)) }`.
     @_disfavoredOverload
     public static func onTest<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                      _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
@@ -125,43 +98,25 @@ extension Resolver {
     }
 
     /// Under a test runner, resolves the key with `factory`, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
     public static func onTest<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                      _ factory: @escaping @MainActor (repeat each Argument) -> Service) {
         addContext(.test, to: key, mainActorForm(arguments: factory))
     }
 
-    /// Under a test runner, resolves the key with `factory`, given the
-    /// container, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    /// Under a test runner, resolves the key with `factory`, given the container, on the main actor.
     @_disfavoredOverload
     public static func onTest<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                      _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         addContext(.test, to: key, mainActorForm(resolver: factory))
     }
 
-    /// For Xcode's previews, resolves the key with `factory` instead, as an
-    /// `onPreview` written on the key would.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the key's arguments.
+    /// For Xcode's previews, resolves the key with `factory` instead, as an `onPreview` written on the key would.
     public static func onPreview<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         _ factory: @escaping (repeat each Argument) -> Service) {
         addContext(.preview, to: key, anyArgumentsForm(arguments: factory))
     }
 
     /// For Xcode's previews, resolves the key with `factory`, given the container.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the container and the key's arguments.
     @_disfavoredOverload
     public static func onPreview<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
@@ -169,46 +124,26 @@ extension Resolver {
     }
 
     /// For Xcode's previews, resolves the key with `factory`, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
     public static func onPreview<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         _ factory: @escaping @MainActor (repeat each Argument) -> Service) {
         addContext(.preview, to: key, mainActorForm(arguments: factory))
     }
 
-    /// For Xcode's previews, resolves the key with `factory`, given the
-    /// container, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    /// For Xcode's previews, resolves the key with `factory`, given the container, on the main actor.
     @_disfavoredOverload
     public static func onPreview<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                         _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         addContext(.preview, to: key, mainActorForm(resolver: factory))
     }
 
-    /// When the app was launched with `argument`, resolves the key with
+    /// When the app was launched with `argument` (such as `"-mock-api"`), resolves the key with
     /// `factory` instead, as an `onArg` written on the key would.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the key's arguments.
     public static func onArg<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                     _ argument: String, _ factory: @escaping (repeat each Argument) -> Service) {
         addContext(.argument(argument), to: key, anyArgumentsForm(arguments: factory))
     }
 
-    /// When the app was launched with `argument`, resolves the key with
-    /// `factory`, given the container.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the container and the key's arguments.
+    /// When the app was launched with `argument`, resolves the key with `factory`, given the container.
     @_disfavoredOverload
     public static func onArg<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                     _ argument: String,
@@ -216,26 +151,14 @@ extension Resolver {
         addContext(.argument(argument), to: key, anyArgumentsForm(resolver: factory))
     }
 
-    /// When the app was launched with `argument`, resolves the key with
-    /// `factory`, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
+    /// When the app was launched with `argument`, resolves the key with `factory`, on the main actor.
     public static func onArg<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                     _ argument: String,
                                                     _ factory: @escaping @MainActor (repeat each Argument) -> Service) {
         addContext(.argument(argument), to: key, mainActorForm(arguments: factory))
     }
 
-    /// When the app was launched with `argument`, resolves the key with
-    /// `factory`, given the container, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    /// When the app was launched with `argument`, resolves the key with `factory`, given the container, on the main actor.
     @_disfavoredOverload
     public static func onArg<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                     _ argument: String,
@@ -243,22 +166,13 @@ extension Resolver {
         addContext(.argument(argument), to: key, mainActorForm(resolver: factory))
     }
 
-    /// In a debug build of the app, resolves the key with `factory` instead,
-    /// as an `onDebug` written on the key would.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the key's arguments.
+    /// In a debug build of the app, resolves the key with `factory` instead, as an `onDebug` written on the key would.
     public static func onDebug<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       _ factory: @escaping (repeat each Argument) -> Service) {
         addContext(.debug, to: key, anyArgumentsForm(arguments: factory))
     }
 
     /// In a debug build of the app, resolves the key with `factory`, given the container.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the container and the key's arguments.
     @_disfavoredOverload
     public static func onDebug<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       _ factory: @escaping (Resolver, repeat each Argument) -> Service) {
@@ -266,29 +180,19 @@ extension Resolver {
     }
 
     /// In a debug build of the app, resolves the key with `factory`, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
     public static func onDebug<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       _ factory: @escaping @MainActor (repeat each Argument) -> Service) {
         addContext(.debug, to: key, mainActorForm(arguments: factory))
     }
 
-    /// In a debug build of the app, resolves the key with `factory`, given
-    /// the container, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
+    /// In a debug build of the app, resolves the key with `factory`, given the container, on the main actor.
     @_disfavoredOverload
     public static func onDebug<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                       _ factory: @escaping @MainActor (Resolver, repeat each Argument) -> Service) {
         addContext(.debug, to: key, mainActorForm(resolver: factory))
     }
 
-    /// Adds a context to the key's own registration (made from its
-    /// declaration if it has none yet).
+    /// Adds a context to the key's own registration (made from its declaration if it has none yet).
     static func addContext<Service, each Argument>(_ context: RegistrationContext,
                                                    to key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
                                                    _ factory: @escaping ResolverFactoryAnyArguments<Service>) {
@@ -297,15 +201,9 @@ extension Resolver {
 
     // MARK: - Overrides on the main actor
 
-    /// Registers another factory for a key, on the main actor, in the
-    /// task's root (`main` outside a test): `Resolver.register(\.player) { @MainActor in FakePlayer() }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key, on the main actor, in the task's root (`main` outside a
+    /// test): `Resolver.register(\.player) { @MainActor in FakePlayer() }`. As the plain
+    /// `register(_:fileID:line:factory:)` otherwise.
     @inlinable
     @discardableResult
     public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -315,15 +213,8 @@ extension Resolver {
         overrideKey(key, .onMainActor(arguments: factory), in: nil, RegistrationSite(fileID, line))
     }
 
-    /// Registers another factory for a key, given the resolving container,
-    /// on the main actor, in the task's root (`main` outside a test).
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key, given the resolving container, on the main actor, in the
+    /// task's root (`main` outside a test).
     @inlinable
     @discardableResult
     public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -335,15 +226,8 @@ extension Resolver {
 }
 
 extension Resolver.Registrar {
-    /// Registers another factory for a key in this container, on the main
-    /// actor: `container.register(\.player) { @MainActor in FakePlayer() }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key in this container, on the main actor:
+    /// `container.register(\.player) { @MainActor in FakePlayer() }`.
     @inlinable
     @discardableResult
     public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -353,15 +237,7 @@ extension Resolver.Registrar {
         Resolver.overrideKey(key, .onMainActor(arguments: factory), in: container, RegistrationSite(fileID, line))
     }
 
-    /// Registers another factory for a key in this container, given the
-    /// resolving container, on the main actor.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments, on the main actor.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key in this container, given the resolving container, on the main actor.
     @inlinable
     @discardableResult
     public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,

@@ -1,25 +1,8 @@
-// Compile-time-checked keys: a service, its default factory and its options
-// declared once, as a property of `ResolverKeys`, and resolved through a key
-// path, so that a missing service or a wrong argument is a build error:
-//
-//     extension ResolverKeys {
-//         var api: ResolverKey<any API> { ResolverKey { LiveAPI() } }
-//         var store: ResolverKey<NoteStore> {
-//             ResolverKey { r in NoteStore(api: r.resolve(\.api)) }.scope(.application)
-//         }
-//         var noteList: ResolverKey<NoteListViewModel, Int, String> {
-//             ResolverKey { r, userID, locale in NoteListViewModel(userID: userID, locale: locale) }
-//         }
-//     }
-//     let store = Resolver.resolve(\.store)
-//
-// A key is a registration of its service type under a name of its own, made
-// from its property's name where the key is declared (`#function`, with the
-// file and line for messages): `Engine/Keys` (DESIGN.md, "Compile-time-checked
-// keys"). The getter runs at each resolve, and the value it returns is only
-// that place: the factory and the options written in the getter are handed
-// to the engine when the key's registration is made, at its first use, by
-// running the getter once more (`KeyDeclaring`).
+// Compile-time-checked keys: a service, its default factory and its options declared once, as a
+// property of `ResolverKeys`, and resolved through a key path (`ResolvingKeys.swift`), so that a
+// missing service or a wrong argument is a build error. A key is a registration of its service
+// type under a name of its own; its getter runs at each resolve, and the factory and options
+// written there reach the engine at its first use (`KeyDeclaring`; DESIGN.md, K1–K4).
 
 /// The namespace of compile-time-checked keys: declare each key as a
 /// computed property in an extension, and resolve it by key path.
@@ -39,9 +22,8 @@ public struct ResolverKeys: Sendable {
     init() {}
 }
 
-/// A compile-time-checked key: the service a key path of ``ResolverKeys``
-/// resolves, the arguments a resolve passes, its default factory and its
-/// options.
+/// A compile-time-checked key: the service a key path of ``ResolverKeys`` resolves, the
+/// arguments a resolve passes, its default factory and its options.
 ///
 /// ```swift
 /// extension ResolverKeys {
@@ -54,24 +36,21 @@ public struct ResolverKeys: Sendable {
 /// let model = Resolver.resolve(\.noteList, arguments: 42, "en")
 /// ```
 ///
-/// The factory must return `Service` and take the arguments in their order
-/// (after the resolving container, if it takes it), or the declaration does
-/// not compile; a resolve must pass arguments of those types, or it does not
-/// compile. Options are a registration's: ``scope(_:)``, the contexts
-/// (`onTest`, `onPreview`, `onArg`, `onDebug`) and ``allowedInStrictTests()``.
+/// The factory must return `Service` and take the arguments in their order (after the resolving
+/// container, if it takes it), or the declaration does not compile; a resolve must pass arguments
+/// of those types, or it does not compile. Options are a registration's: ``scope(_:)``, the
+/// contexts (`onTest`, `onPreview`, `onArg`, `onDebug`) and ``allowedInStrictTests()``.
 ///
-/// A key's identity is its service type and the name of the property that
-/// makes it (`#function`, taken by the initializer's default argument), so
-/// declare each key as its own property. Leave `fileID`, `line` and `name`
-/// out. Two modules that declare a key of one service type under one
-/// property name declare the same key: its first use stops with a message
+/// A key's identity is its service type and the name of the property that makes it (`#function`,
+/// taken by the initializer's default argument), so declare each key as its own property. Leave
+/// `fileID`, `line` and `name` out of every initializer. Two modules that declare a key of one
+/// service type under one property name declare the same key: its first use stops with a message
 /// naming both places.
 ///
-/// The property's getter runs at every resolve, and the key it returns is
-/// only where it is declared: the factory and the options are read from the
-/// getter when the key's registration is made, at its first use, by running
-/// it once more. So a getter must make its key the same way every time, and
-/// do nothing else. See <doc:CompileTimeCheckedKeys>.
+/// The property's getter runs at every resolve, and the key it returns is only where it is
+/// declared: the factory and the options are read from the getter when the key's registration is
+/// made, at its first use, by running it once more. So a getter must make its key the same way
+/// every time, and do nothing else. See <doc:CompileTimeCheckedKeys>.
 public struct ResolverKey<Service, each Argument> {
     /// Where the key is declared, and its name: all a key holds.
     @usableFromInline let site: KeySite
@@ -84,19 +63,14 @@ public struct ResolverKey<Service, each Argument> {
 
     // MARK: Declaring
     //
-    // One initializer per factory shape, and the compiler tries each one a
-    // closure could be converted to. The shapes that take the container and
-    // the async ones are `@_disfavoredOverload`: the compiler tries those only
-    // when no other initializer fits, so `ResolverKey { LiveAPI() }` and
-    // `ResolverKey { userID, locale in … }` are checked against the plain and
-    // the main-actor shapes alone. Skipping them never changes the choice: a
-    // closure fits the plain shapes (the key's arguments, which its type in
-    // the getter gives) or the ones that take the container (one parameter
-    // more), never both, and a synchronous shape never takes an async closure. Each isolation pair stays alike (the plain
-    // and main-actor shapes neither disfavored, the two that take the container
-    // both): the compiler accepts a `@MainActor` closure for a nonisolated
-    // shape and reports the lost isolation only afterwards, so a disfavored
-    // main-actor shape would lose `{ @MainActor in … }` to the plain one.
+    // One initializer per factory shape; the compiler tries each a closure could be converted to.
+    // The shapes that take the container and the async ones are `@_disfavoredOverload`, tried only
+    // when no other fits, which never changes the choice: a closure fits the plain shapes or those
+    // that take the container (one parameter more), never both, and a synchronous shape never takes
+    // an async closure. Each isolation pair stays alike (plain and main-actor neither disfavored,
+    // the two that take the container both): the compiler accepts a `@MainActor` closure for a
+    // nonisolated shape and reports the lost isolation only afterwards, so a disfavored main-actor
+    // shape would lose `{ @MainActor in … }` to the plain one.
 
     /// A key whose factory takes the arguments: `ResolverKey { LiveAPI() }`,
     /// or `ResolverKey { userID, locale in NoteListViewModel(userID: userID, locale: locale) }`.
@@ -116,14 +90,8 @@ public struct ResolverKey<Service, each Argument> {
         }
     }
 
-    /// A key whose factory takes the resolving container, then the
-    /// arguments: `ResolverKey { r in NoteStore(api: r.resolve(\.api)) }`.
-    ///
-    /// - Parameters:
-    ///   - fileID: where the key is declared (`#fileID`); leave it out.
-    ///   - line: the declaration's line (`#line`); leave it out.
-    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
-    ///   - factory: makes the service from the container `resolve` was called on and the arguments.
+    /// A key whose factory takes the resolving container, then the arguments:
+    /// `ResolverKey { r in NoteStore(api: r.resolve(\.api)) }`.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -135,18 +103,10 @@ public struct ResolverKey<Service, each Argument> {
         }
     }
 
-    /// A key whose factory runs on the main actor:
-    /// `ResolverKey { @MainActor in SettingsViewModel() }`.
+    /// A key whose factory runs on the main actor: `ResolverKey { @MainActor in SettingsViewModel() }`.
     ///
-    /// As for a `@MainActor` registration, a synchronous resolve runs it on
-    /// the main actor only (elsewhere it returns a cached instance or stops
-    /// with a message), and `resolveAsync` hops there.
-    ///
-    /// - Parameters:
-    ///   - fileID: where the key is declared (`#fileID`); leave it out.
-    ///   - line: the declaration's line (`#line`); leave it out.
-    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
-    ///   - factory: makes the service from the arguments, on the main actor.
+    /// As for a `@MainActor` registration, a synchronous resolve runs it on the main actor only
+    /// (elsewhere it returns a cached instance or stops with a message), and `resolveAsync` hops there.
     @inlinable
     @inline(__always)
     public init(fileID: StaticString = #fileID, line: UInt = #line, name: StaticString = #function,
@@ -157,14 +117,8 @@ public struct ResolverKey<Service, each Argument> {
         }
     }
 
-    /// A key whose factory runs on the main actor and takes the resolving
-    /// container: `ResolverKey { @MainActor r in ProfileViewModel(store: r.resolve(\.store)) }`.
-    ///
-    /// - Parameters:
-    ///   - fileID: where the key is declared (`#fileID`); leave it out.
-    ///   - line: the declaration's line (`#line`); leave it out.
-    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
-    ///   - factory: makes the service from the container and the arguments, on the main actor.
+    /// A key whose factory runs on the main actor and takes the resolving container:
+    /// `ResolverKey { @MainActor r in ProfileViewModel(store: r.resolve(\.store)) }`.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -176,18 +130,11 @@ public struct ResolverKey<Service, each Argument> {
         }
     }
 
-    /// A key whose factory is async: `ResolverKey { await Database.open() }`,
-    /// resolved with `await Resolver.resolveAsync(\.database)`.
+    /// A key whose factory is async: `ResolverKey { await Database.open() }`, resolved with
+    /// `await Resolver.resolveAsync(\.database)`.
     ///
-    /// As for an async registration, a caching scope builds it once while
-    /// the other askers suspend, and a synchronous resolve returns a cached
-    /// instance or stops with a message.
-    ///
-    /// - Parameters:
-    ///   - fileID: where the key is declared (`#fileID`); leave it out.
-    ///   - line: the declaration's line (`#line`); leave it out.
-    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
-    ///   - factory: makes the service from the arguments.
+    /// As for an async registration, a caching scope builds it once while the other askers suspend,
+    /// and a synchronous resolve returns a cached instance or stops with a message.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -201,12 +148,6 @@ public struct ResolverKey<Service, each Argument> {
 
     /// A key whose factory is async and takes the resolving container:
     /// `ResolverKey { r in await Store.open(api: r.resolve(\.api)) }`.
-    ///
-    /// - Parameters:
-    ///   - fileID: where the key is declared (`#fileID`); leave it out.
-    ///   - line: the declaration's line (`#line`); leave it out.
-    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
-    ///   - factory: makes the service from the container and the arguments.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -220,16 +161,10 @@ public struct ResolverKey<Service, each Argument> {
 
     /// A key that another module registers: `var analytics: ResolverKey<any Analytics> { .promised() }`.
     ///
-    /// Until someone registers it (`Resolver.register(\.analytics) { … }`),
-    /// `resolve` stops with a message that names the key and where it was
-    /// declared, `optional` returns nil, and `verify()` lists it among its
-    /// failures once the program has mentioned it (resolved it, declared a
-    /// property wrapper of it, or registered it).
-    ///
-    /// - Parameters:
-    ///   - fileID: where the key is declared (`#fileID`); leave it out.
-    ///   - line: the declaration's line (`#line`); leave it out.
-    ///   - name: the key's name, the declaring property's (`#function`); leave it out.
+    /// Until someone registers it (`Resolver.register(\.analytics) { … }`), `resolve` stops with a
+    /// message that names the key and where it was declared, `optional` returns nil, and `verify()`
+    /// lists it among its failures once the program has mentioned it (resolved it, declared a property
+    /// wrapper of it, or registered it).
     @inlinable
     @inline(__always)
     public static func promised(fileID: StaticString = #fileID, line: UInt = #line,
@@ -264,10 +199,9 @@ public struct ResolverKey<Service, each Argument> {
     // `.onTest { MockAPI() }` is checked against one modifier, not against
     // both with the key's initializers under each.
 
-    /// Under a test runner, resolves with `factory` instead (as a
-    /// registration's `onTest` does); strict tests do not report the key.
-    ///
-    /// - Parameter factory: makes the service from the arguments.
+    /// Under a test runner, resolves with `factory` instead (as a registration's `onTest` does);
+    /// strict tests do not report the key. Each context also takes a factory given the container
+    /// first, and one on the main actor (`.onTest { @MainActor in FakePlayer() }`).
     @inlinable
     @inline(__always)
     public func onTest(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
@@ -275,8 +209,6 @@ public struct ResolverKey<Service, each Argument> {
     }
 
     /// Under a test runner, resolves with `factory`, given the container.
-    ///
-    /// - Parameter factory: makes the service from the container and the arguments.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -284,10 +216,7 @@ public struct ResolverKey<Service, each Argument> {
         adding(.test) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
-    /// For Xcode's previews, resolves with `factory` instead (as a
-    /// registration's `onPreview` does).
-    ///
-    /// - Parameter factory: makes the service from the arguments.
+    /// For Xcode's previews, resolves with `factory` instead (as a registration's `onPreview` does).
     @inlinable
     @inline(__always)
     public func onPreview(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
@@ -295,8 +224,6 @@ public struct ResolverKey<Service, each Argument> {
     }
 
     /// For Xcode's previews, resolves with `factory`, given the container.
-    ///
-    /// - Parameter factory: makes the service from the container and the arguments.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -304,24 +231,15 @@ public struct ResolverKey<Service, each Argument> {
         adding(.preview) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
-    /// When the app was launched with `argument`, resolves with `factory`
+    /// When the app was launched with `argument` (such as `"-mock-api"`), resolves with `factory`
     /// instead (as a registration's `onArg` does).
-    ///
-    /// - Parameters:
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the arguments.
     @inlinable
     @inline(__always)
     public func onArg(_ argument: String, _ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
         adding(.argument(argument)) { Resolver.anyArgumentsForm(arguments: factory) }
     }
 
-    /// When the app was launched with `argument`, resolves with `factory`,
-    /// given the container.
-    ///
-    /// - Parameters:
-    ///   - argument: the launch argument, such as `"-mock-api"`.
-    ///   - factory: makes the service from the container and the arguments.
+    /// When the app was launched with `argument`, resolves with `factory`, given the container.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -329,20 +247,14 @@ public struct ResolverKey<Service, each Argument> {
         adding(.argument(argument)) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
-    /// In a debug build of the app, resolves with `factory` instead (as a
-    /// registration's `onDebug` does).
-    ///
-    /// - Parameter factory: makes the service from the arguments.
+    /// In a debug build of the app, resolves with `factory` instead (as a registration's `onDebug` does).
     @inlinable
     @inline(__always)
     public func onDebug(_ factory: @escaping (repeat each Argument) -> Service) -> ResolverKey {
         adding(.debug) { Resolver.anyArgumentsForm(arguments: factory) }
     }
 
-    /// In a debug build of the app, resolves with `factory`, given the
-    /// container.
-    ///
-    /// - Parameter factory: makes the service from the container and the arguments.
+    /// In a debug build of the app, resolves with `factory`, given the container.
     @_disfavoredOverload
     @inlinable
     @inline(__always)
@@ -350,9 +262,8 @@ public struct ResolverKey<Service, each Argument> {
         adding(.debug) { Resolver.anyArgumentsForm(resolver: factory) }
     }
 
-    /// Lets strict tests use the key's default factory though the test did
-    /// not register the key (as a registration's `allowedInStrictTests()`
-    /// does).
+    /// Lets strict tests use the key's default factory though the test did not register the key
+    /// (as a registration's `allowedInStrictTests()` does).
     @inlinable
     @inline(__always)
     public func allowedInStrictTests() -> ResolverKey {

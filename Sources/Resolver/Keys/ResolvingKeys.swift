@@ -1,22 +1,19 @@
 // Resolving, overriding and resetting through keys (`ResolverKey.swift`):
-// `Resolver.resolve(\.store)`, `Resolver.resolve(\.noteList, arguments: 42,
-// "en")`, `Resolver.optional(\.analytics)`, `await Resolver.resolveAsync(\.database)`,
-// `Resolver.register(\.api) { MockAPI() }`, `ResolverScope.application.reset(\.store)`.
+// `Resolver.resolve(\.store)`, `Resolver.resolve(\.noteList, arguments: 42, "en")`,
+// `await Resolver.resolveAsync(\.database)`, `Resolver.register(\.api) { MockAPI() }`,
+// `ResolverScope.application.reset(\.store)`.
 //
-// Each resolving entry point has two overloads: for a key without arguments,
-// and for a key with arguments, which takes exactly its list. A call that
-// passes a key's arguments wrongly fails to compile with a message that names
-// the key's type or its list (`cannot convert ... KeyPath<ResolverKeys,
-// ResolverKey<NoteListViewModel, Int, String>> ...`), which one overload over
-// the whole argument pack did not say. They are `@inline(__always)`, so that
-// the compiler sees the key path where the app writes it and calls the key's
-// getter directly (no key path is evaluated at run time).
+// Each resolving entry point has two overloads, for a key without arguments and
+// for one with arguments, which takes exactly its list: a call that passes them
+// wrongly fails to compile with a message naming the key's type or its list.
+// They are `@inline(__always)`, so the compiler sees the key path where the app
+// writes it and calls the key's getter directly.
 
 extension Resolver {
     // MARK: - Resolving
 
-    /// Resolves the service of a key from `root`: `Resolver.resolve(\.store)`.
-    /// Stops the program when the key is promised and nothing registered it.
+    /// Resolves the service of a key from `root`: `Resolver.resolve(\.store)`. Stops the program
+    /// when the key is promised and nothing registered it.
     ///
     /// - Parameter key: the key, a property of ``ResolverKeys``.
     @inlinable
@@ -28,10 +25,9 @@ extension Resolver {
         keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
-    /// Resolves the service of a key with arguments from `root`, passing
-    /// them to its factory: `Resolver.resolve(\.noteList, arguments: 42, "en")`.
-    /// The arguments must be the key's, in its order, or the call does not
-    /// compile.
+    /// Resolves the service of a key with arguments from `root`, passing them to its factory:
+    /// `Resolver.resolve(\.noteList, arguments: 42, "en")`. The arguments must be the key's, in its
+    /// order, or the call does not compile.
     ///
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
@@ -47,10 +43,8 @@ extension Resolver {
         keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
-    /// Resolves the service of a key from this container (and its
-    /// children), else the key's own registration: `container.resolve(\.store)`.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from this container (and its children), else the key's own
+    /// registration: `container.resolve(\.store)`.
     @inlinable
     @inline(__always)
     public final func resolve<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service {
@@ -60,13 +54,8 @@ extension Resolver {
         Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
-    /// Resolves the service of a key with arguments from this container (and
-    /// its children), else the key's own registration.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from this container (and its children), else the
+    /// key's own registration.
     @inlinable
     @inline(__always)
     public final func resolve<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
@@ -77,23 +66,15 @@ extension Resolver {
         Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
-    /// Resolves the service of a key from `root`, or nil where `resolve`
-    /// would stop (a promised key nothing registered): `Resolver.optional(\.analytics)`.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from `root`, or nil where `resolve` would stop (a promised key
+    /// nothing registered): `Resolver.optional(\.analytics)`.
     @inlinable
     @inline(__always)
     public static func optional<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service? {
         keyed(key, in: nil, SynchronousPath<Service>.self)
     }
 
-    /// Resolves the service of a key with arguments from `root`, or nil
-    /// where `resolve` would stop.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from `root`, or nil where `resolve` would stop.
     @inlinable
     @inline(__always)
     public static func optional<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
@@ -101,24 +82,15 @@ extension Resolver {
         keyed(key, in: nil, SynchronousPath<Service>.self, first, repeat each rest)
     }
 
-    /// Resolves the service of a key from this container (and its
-    /// children), else the key's own registration, or nil where `resolve`
-    /// would stop.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from this container (and its children), else the key's own
+    /// registration, or nil where `resolve` would stop.
     @inlinable
     @inline(__always)
     public final func optional<Service>(_ key: KeyPath<ResolverKeys, ResolverKey<Service>>) -> Service? {
         Resolver.keyed(key, in: self, SynchronousPath<Service>.self)
     }
 
-    /// Resolves the service of a key with arguments from this container,
-    /// or nil where `resolve` would stop.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from this container, or nil where `resolve` would stop.
     @inlinable
     @inline(__always)
     public final func optional<Service, A, each B>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
@@ -126,12 +98,9 @@ extension Resolver {
         Resolver.keyed(key, in: self, SynchronousPath<Service>.self, first, repeat each rest)
     }
 
-    /// Resolves the service of a key from `root` in async code, whatever
-    /// its factory: `await Resolver.resolveAsync(\.database)`. An async
-    /// factory is awaited, a `@MainActor` one runs on the main actor (the
-    /// call hops there), a plain one as a synchronous resolve would.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from `root` in async code, whatever its factory:
+    /// `await Resolver.resolveAsync(\.database)`. An async factory is awaited, a `@MainActor` one runs
+    /// on the main actor (the call hops there), a plain one as a synchronous resolve would.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -142,13 +111,7 @@ extension Resolver {
         keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
-    /// Resolves the service of a key with arguments from `root` in async
-    /// code (see `resolveAsync(_:)`).
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from `root` in async code (see `resolveAsync(_:)`).
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -160,10 +123,7 @@ extension Resolver {
         keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: nil)
     }
 
-    /// Resolves the service of a key from this container in async code
-    /// (see the static `resolveAsync(_:)`).
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from this container in async code (see the static `resolveAsync(_:)`).
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -174,13 +134,7 @@ extension Resolver {
         Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
-    /// Resolves the service of a key with arguments from this container in
-    /// async code.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from this container in async code.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -192,10 +146,7 @@ extension Resolver {
         Resolver.keyNotResolved(ResolverKeys()[keyPath: key].site, Service.self, in: self)
     }
 
-    /// Resolves the service of a key from `root` in async code, or nil
-    /// where `resolveAsync` would stop.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from `root` in async code, or nil where `resolveAsync` would stop.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -203,13 +154,8 @@ extension Resolver {
         await finish(keyed(key, in: nil, AsyncStartPath<Service>.self))
     }
 
-    /// Resolves the service of a key with arguments from `root` in async
-    /// code, or nil where `resolveAsync` would stop.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from `root` in async code, or nil where
+    /// `resolveAsync` would stop.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -225,10 +171,7 @@ extension Resolver {
         }
     }
 
-    /// Resolves the service of a key from this container in async code, or
-    /// nil where `resolveAsync` would stop.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Resolves the service of a key from this container in async code, or nil where `resolveAsync` would stop.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -236,13 +179,8 @@ extension Resolver {
         await Resolver.finish(Resolver.keyed(key, in: self, AsyncStartPath<Service>.self))
     }
 
-    /// Resolves the service of a key with arguments from this container in
-    /// async code, or nil where `resolveAsync` would stop.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - first: the key's first argument.
-    ///   - rest: its others, if any.
+    /// Resolves the service of a key with arguments from this container in async code, or nil where
+    /// `resolveAsync` would stop.
     @inlinable
     @inline(__always)
     nonisolated(nonsending)
@@ -265,8 +203,7 @@ extension Resolver {
         return resolveKey(site, in: container, .none, path) { declareKey(key, declaredAt: site) }
     }
 
-    /// A resolve of a key with arguments from `container` (nil: `root`)
-    /// along `path`, passing them as `resolve(_:arguments:)` does.
+    /// A key's resolve with arguments from `container` (nil: `root`) along `path`.
     @inlinable
     @inline(__always)
     static func keyed<Service, A, each B, Path: ResolvePath>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, A, repeat each B>>,
@@ -279,8 +216,7 @@ extension Resolver {
         }
     }
 
-    /// The end of a key's `resolveAsync` without arguments: a main-actor or
-    /// async registration awaited.
+    /// The end of a key's `resolveAsync` without arguments: a main-actor or async registration awaited.
     @inlinable
     nonisolated(nonsending)
     static func finish<Service>(_ step: AsyncStep<Service>) async -> Service? {
@@ -294,18 +230,14 @@ extension Resolver {
 
     // MARK: - Overriding
 
-    /// Registers another factory for a key, in `main`: `Resolver.register(\.api) { MockAPI() }`.
+    /// Registers another factory for a key, in the task's root (`main` outside a test):
+    /// `Resolver.register(\.api) { MockAPI() }`.
     ///
-    /// The factory's type is the key's: it returns the key's service and
-    /// takes its arguments, or the call does not compile. The override
-    /// keeps the key's scope (chain ``ResolverOptions/scope(_:)`` to change
-    /// it), not its contexts; it is found where a registration would be
-    /// (this container, its children, `withRoot`), and the key's own
-    /// factory everywhere else. Its factory is a plain one whatever the
-    /// key's (two shapes only, so that every `register { … }` of an app
-    /// type-checks as fast as before): a mock of a main-actor service is
-    /// made with `{ MainActor.assumeIsolated { MockSettings() } }`, resolved
-    /// on the main actor.
+    /// The factory's type is the key's: it returns the key's service and takes its arguments, or the
+    /// call does not compile. The override keeps the key's scope (chain ``ResolverOptions/scope(_:)``
+    /// to change it), not its contexts; it is found where a registration would be (this container, its
+    /// children, `withRoot`), and the key's own factory everywhere else. Overrides take the plain
+    /// shapes, `{ … }` and `{ r in … }`, and the same on the main actor, whatever the key's factory.
     ///
     /// - Parameters:
     ///   - key: the key, a property of ``ResolverKeys``.
@@ -322,15 +254,8 @@ extension Resolver {
         overrideKey(key, .taking(arguments: factory), in: nil, RegistrationSite(fileID, line))
     }
 
-    /// Registers another factory for a key, given the resolving container,
-    /// in `main`: `Resolver.register(\.store) { r in MockStore(api: r.resolve(\.api)) }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key, given the resolving container, in the task's root:
+    /// `Resolver.register(\.store) { r in MockStore(api: r.resolve(\.api)) }`.
     @inlinable
     @discardableResult
     public static func register<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -342,16 +267,8 @@ extension Resolver {
 }
 
 extension Resolver.Registrar {
-    /// Registers another factory for a key in this container:
-    /// `container.register(\.api) { MockAPI() }` (see the static
-    /// `register(_:fileID:line:factory:)`).
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key in this container: `container.register(\.api) { MockAPI() }`
+    /// (see the static `register(_:fileID:line:factory:)`).
     @inlinable
     @discardableResult
     public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -361,15 +278,7 @@ extension Resolver.Registrar {
         Resolver.overrideKey(key, .taking(arguments: factory), in: container, RegistrationSite(fileID, line))
     }
 
-    /// Registers another factory for a key in this container, given the
-    /// resolving container: `container.register(\.store) { r in MockStore(api: r.resolve(\.api)) }`.
-    ///
-    /// - Parameters:
-    ///   - key: the key, a property of ``ResolverKeys``.
-    ///   - fileID: where the call is (`#fileID`); leave it out.
-    ///   - line: the call's line (`#line`); leave it out.
-    ///   - factory: makes the service from the container and the key's arguments.
-    /// - Returns: options for the new registration (scope, contexts, …).
+    /// Registers another factory for a key in this container, given the resolving container.
     @inlinable
     @discardableResult
     public func callAsFunction<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>,
@@ -395,11 +304,8 @@ extension Resolver {
         root.reset(key)
     }
 
-    /// Makes a key as declared again in this container: removes the
-    /// override registered here and drops the key's instances, whatever its
-    /// scope, where resolves from this container find them.
-    ///
-    /// - Parameter key: the key, a property of ``ResolverKeys``.
+    /// Makes a key as declared again in this container: removes the override registered here and
+    /// drops the key's instances, whatever its scope, where resolves from this container find them.
     public final func reset<Service, each Argument>(_ key: KeyPath<ResolverKeys, ResolverKey<Service, repeat each Argument>>) {
         let own = Resolver.declareKey(key, declaredAt: ResolverKeys()[keyPath: key].site)
         Resolver.resetKey(own.name.unsafelyUnwrapped, Service.self, in: self, removingOverride: true)
