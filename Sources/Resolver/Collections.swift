@@ -2,7 +2,7 @@
 // list resolves `[Element]`. Every `register(into:)` overload: one per
 // factory shape (no parameters, the container), each plain, `@MainActor`
 // and async, static (into `main`) and on a container. Each is one call into
-// the register funnel (`Engine/Registrations/RegisterFunnel.swift`). The `into:` label keeps
+// the register funnel (`Engine/Registrations/Resolver+Register.swift`). The `into:` label keeps
 // them apart from `register`'s own overloads, so an ordinary `register { … }`
 // call has none of them to consider.
 //

@@ -28,7 +28,7 @@ public protocol ResolverScopeType: AnyObject {
 /// lock of the library's held: guard its state. In Swift 6 mode a subclass
 /// restates `@unchecked Sendable`.
 open class ResolverScope: ResolverScopeType, @unchecked Sendable {
-    /// Which built-in behaviour this scope has (`Engine/Scopes/ScopePolicy.swift`).
+    /// Which built-in behaviour this scope has (`Engine/Scopes/ResolverScope+Kind.swift`).
     @usableFromInline let kind: Kind
     /// A caching scope's table of instances (weak boxes for `.shared`, expiring ones for
     /// `.timeToLive`), owning its values; nil for the others.

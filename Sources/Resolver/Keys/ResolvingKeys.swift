@@ -166,7 +166,7 @@ extension Resolver {
             return service
         case .pending(let pending):
             // Boxed by synchronous code: Swift 6.3.1 frees an async callee's
-            // argument pack out of order (DESIGN.md, W3).
+            // argument pack out of order (DESIGN.md, W2).
             return await pending.finish(TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
         }
     }

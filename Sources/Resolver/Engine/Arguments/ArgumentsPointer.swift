@@ -119,7 +119,7 @@ func describeArgumentTypes(_ types: Any.Type) -> String {
 }
 
 /// Calls `body` with typed arguments on the caller's stack. The closures see
-/// `A` and `B` apart and make the header's types inside (DESIGN.md, W2).
+/// `A` and `B` apart and make the header's types inside (DESIGN.md, W1).
 @inlinable
 @inline(__always)
 func withTypedArguments<A, each B, Result>(_ first: A, _ rest: repeat each B,

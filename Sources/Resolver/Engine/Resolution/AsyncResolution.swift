@@ -8,7 +8,7 @@
 // - an async factory: run in the calling task, with the task's chain of
 //   async registrations (`AsyncFrame`, task-local) checked for a cycle first
 //   (A3); a caching scope builds it once per generation with the same
-//   flights threads use (`BuildOnce.swift`, S1), the askers suspended (A2);
+//   flights threads use (`ResolverScope+BuildOnce.swift`, S1), the askers suspended (A2);
 //   a graph-scoped one is kept for the rest of the top-level `resolveAsync`.
 
 /// The start of `resolveAsync`: a plain registration is resolved there and

@@ -26,7 +26,7 @@ final class ResolutionContext: @unchecked Sendable {
     @exclusivity(unchecked) var verificationWorker = 0
     /// While verifying: the builds this thread started (synchronous ones,
     /// and async ones whose tasks it runs) and has yet to finish, so that a
-    /// failure ending the thread can abandon them (`BuildOnce.swift`).
+    /// failure ending the thread can abandon them (`ResolverScope+BuildOnce.swift`).
     /// Under the registry mutex.
     @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, ticket: BuildTicket)] = []
 
