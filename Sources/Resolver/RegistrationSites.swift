@@ -36,12 +36,6 @@ extension ResolverRegistration {
 }
 
 extension RegistrationDescribing {
-    /// Where its `register` call is: unknown unless it says (a collection's
-    /// list and elements are made by `register(into:)`).
-    var site: RegistrationSite? {
-        nil
-    }
-
     /// "Type" or "Type:name", then where it was registered, if known:
     /// "Type:name (Module/File.swift:LINE)".
     var locatedDescription: String {

@@ -1,16 +1,17 @@
-// Adding an element to a container's list (`register(into:)`), and the
-// elements' names.
-
-// MARK: - Adding an element
+/// The identity of a list: the type identity of `[Element]` and its name.
+struct CollectionKey: Hashable {
+    let typeID: UInt64
+    let name: String?
+}
 
 extension Resolver {
     /// Adds `element` to this container's list of `[Element]` under `name`:
     /// a new list registration with the container's earlier elements (none
     /// when the key held a plain registration, or nothing) and `element`
-    /// after them, which replaces the old one (retired). Adding an element
-    /// replaces no registration of the app's: `verify()` lists a replacement
-    /// only where the list replaces a plain registration. 0, or an error code (out of memory:
-    /// the table is unchanged). The mutex must be held.
+    /// after them, which replaces the old one (retired). `verify()` lists a
+    /// replacement only where the list replaces a plain registration. 0, or
+    /// an error code (out of memory: the table is unchanged). The mutex must
+    /// be held.
     func addElementLocked<Element>(_ element: ResolverRegistration<Element>, toList name: Resolver.Name?) -> Int32 {
         registry.assertLocked()
         let (earlier, replacesPlain) = withRegistryKey([Element].self, name) { key -> ([ResolverRegistration<Element>], Bool) in

@@ -1,8 +1,6 @@
 // What `verify()` and the graph see of a collection: its list, and each
 // element a resolve includes.
 
-// MARK: - What verify() and the graph see
-
 /// A list, as `verify()` and the graph see it from one container: its node,
 /// labelled `collection`, with an edge to each element, whatever resolves.
 final class CollectionListDescribing<Element>: RegistrationDescribing {
@@ -42,13 +40,20 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
 /// An element, as `verify()` and the graph see it: resolved through its
 /// registration, not looked up (no table holds it). Its factory returning
 /// nil leaves it out of the list, which is not a failure.
-final class CollectionElementDescribing<Element>: RegistrationDescribing {
+final class CollectionElementDescribing<Element>: RegistrationDescribing, @unchecked Sendable {
     let element: ResolverRegistration<Element>
-    /// The type of the instance `resolveOnce` built.
-    private let built = InstanceTypeNote()
+    /// The type of the instance `resolveOnce` built: written by the
+    /// verification's thread, read by the caller (maybe before a thread that
+    /// timed out writes it), so under a mutex of its own (a leaf).
+    private let mutex = Mutex.make()
+    private var instanceType: String?
 
     init(_ element: ResolverRegistration<Element>) {
         self.element = element
+    }
+
+    deinit {
+        mutex.release()
     }
 
     var keyDescription: String { element.keyDescription }
@@ -60,7 +65,7 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing {
         let node = element.graphNode
         return Resolver.Graph.Node(typeID: node.typeID, type: node.type, name: node.name, scope: node.scope,
                                    isolation: node.isolation,
-                                   element: (element.site?.description, built.instanceType))
+                                   element: (element.site?.description, mutex.withLock { instanceType }))
     }
     var takesArgumentsLocked: Bool { element.takesArgumentsLocked }
     var isMainActorFactory: Bool { element.isMainActorFactory }
@@ -68,14 +73,21 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing {
 
     func resolveOnce(from container: Resolver) -> Bool {
         let element = self.element
-        let built = self.built
         guard element.isolation == .async else {
-            built.note(element.resolve(resolver: container, args: nil))
+            note(element.resolve(resolver: container, args: nil))
             return true
         }
         return verifyingAsync(from: container) {
-            built.note(await element.resolveAsync(from: container, nil, recordingEdge: true))
+            self.note(await element.resolveAsync(from: container, nil, recordingEdge: true))
             return true
+        }
+    }
+
+    /// Notes the dynamic type of `instance`, if there is one.
+    private func note(_ instance: Element?) {
+        if let instance {
+            let type = describeType(of: instance)
+            mutex.withLock { instanceType = type }
         }
     }
 }

@@ -1,27 +1,7 @@
-import CRegistry
-
-// Collections: `register(into: [Element].self) { … }` adds an element, and a
-// resolve of `[Element]` gives the elements of every container the lookup
-// reaches, parents first (`Collections.swift` states the order).
-//
-// Each element is a `ResolverRegistration<Element>` of its own, under a name
-// no other registration has (`[Element] #n`): the caching scopes key their
-// instances by type and name, so two `.application` elements are two
-// instances. A container's elements for (`[Element]`, name) are held by one
-// immutable `ElementCollection`, the factory of the container's registration
-// under that key. Adding an element puts a new registration there, with the
-// container's earlier elements and the new one; the table publishes it and
-// retires the old one, as for any registration (DESIGN.md, R2, R3). So a
-// resolve reads a container's elements with one table probe, and no lock.
-//
-// The list's registration has the unique scope: the list is assembled on
-// every resolve, each element through its own scope.
-
-/// The identity of a list: the type identity of `[Element]` and its name.
-struct CollectionKey: Hashable {
-    let typeID: UInt64
-    let name: String?
-}
+// A container's elements of a list (`[Element]`, name) and how a resolve
+// assembles the list (DESIGN.md, "Collections"). The list's registration has
+// the unique scope: it is assembled on every resolve, each element through
+// its own scope.
 
 /// The factory of a collection's list (`ResolverRegistration.Factory.collection`),
 /// over the list's type; `ElementCollection` is the one kind, over its
@@ -44,6 +24,11 @@ class CollectionAssembly<Service> {
     /// list, then each element a resolve from there includes. The mutex must
     /// be held.
     func describingLocked(_ list: ResolverRegistration<Service>, from container: Resolver) -> [RegistrationDescribing] {
+        preconditionFailure("CollectionAssembly is abstract")
+    }
+
+    /// As `RegistrationDescribing.strictTestPartsLocked`.
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
         preconditionFailure("CollectionAssembly is abstract")
     }
 }
@@ -70,37 +55,6 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
             return UncheckedReference(unsafeDowncast(assembly, to: ElementCollection.self))
         }
     }
-
-    // MARK: - The containers a list is made of
-
-    /// The parts of the list resolved from `container`, read as they were at
-    /// one moment: the walk is repeated while it overlapped a write (the
-    /// version word moved), and after 16 tries made holding the mutex, as a
-    /// table probe that keeps failing takes it (DESIGN.md, R1).
-    static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey,
-                      _ section: borrowing ReadSection) -> [ListPart<Element>] {
-        for _ in 0..<16 {
-            let version = RegistryWriteVersion.load()
-            if version & 1 == 0 {
-                var walk = ListWalk<Element>(key: key)
-                walk.visit(container)
-                if RegistryWriteVersion.isUnchanged(since: version) {
-                    return walk.parts
-                }
-            }
-        }
-        return registry.withLock { partsLocked(from: container, key) }
-    }
-
-    /// `parts(from:_:_:)`, holding the mutex.
-    static func partsLocked(from container: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
-        registry.assertLocked()
-        var walk = ListWalk<Element>(key: key)
-        walk.visit(container)
-        return walk.parts
-    }
-
-    // MARK: - Resolving
 
     override func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> [Element]? {
         withRegistryKey([Element].self, name) { key in
@@ -154,8 +108,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
             resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
                             kind: .cycle)
         }
-        // Held by strong references: the read section ends before the first
-        // suspension.
+        // Held by strong references: the read section ends before the first suspension.
         let parts = withRegistryKey([Element].self, name) { key in
             ReadSection.run { section in
                 ElementCollection.parts(from: UncheckedReference(resolver), key, section).map(OwnedListPart.init)
@@ -185,8 +138,6 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         }
     }
 
-    // MARK: - verify() and the graph
-
     override func describingLocked(_ list: ResolverRegistration<[Element]>, from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
         let parts = withRegistryKey([Element].self, name) { key in
@@ -197,6 +148,26 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
             elements += collection.object.elements.map(CollectionElementDescribing.init)
         }
         return [CollectionListDescribing(list, elements: elements)] + elements
+    }
+
+    override func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
+        registry.assertLocked()
+        let ownList = own.storage.table.findLocked(key)
+        let ownElements = ownList.flatMap { ElementCollection.of($0.unsafeCast(to: ResolverRegistration<[Element]>.self)) }
+            .map { Set($0.object.elements.map(ObjectIdentifier.init)) } ?? []
+        var subjects: [RegistrationDescribing] = []
+        for part in ElementCollection.partsLocked(from: UncheckedReference(container), key) {
+            switch part {
+            case .plain(let registration):
+                if ownList?.object !== registration.object {
+                    subjects.append(registration.object)
+                }
+            case .elements(let collection):
+                subjects += collection.object.elements.filter { !ownElements.contains(ObjectIdentifier($0)) }
+                    as [RegistrationDescribing]
+            }
+        }
+        return subjects
     }
 }
 
@@ -242,15 +213,5 @@ extension ResolverRegistration {
         case .pending(let pending):
             return await pending.resolve(args)
         }
-    }
-
-    /// What `verify()` and the graph see of this registration from
-    /// `container`: itself, or for a collection's list, the list and its
-    /// elements. The mutex must be held.
-    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
-        guard case .collection(let assembly) = factory else {
-            return [self]
-        }
-        return assembly.describingLocked(self, from: container)
     }
 }

@@ -12,7 +12,6 @@ final class GraphRecorder: @unchecked Sendable {
         mutex.release()
     }
 
-    /// The edges recorded so far.
     var edges: Set<Resolver.Graph.Edge> {
         mutex.withLock { recorded }
     }
@@ -25,10 +24,9 @@ final class GraphRecorder: @unchecked Sendable {
         _ = mutex.withLock { recorded.insert(edge) }
     }
 
-    /// The recorder a resolve made now reports to: the verification this
-    /// thread works for, or the one the task runs for (on another thread,
-    /// as a `@MainActor` factory that an async factory hopped to), else the
-    /// app-wide recording while it is on; nil when nothing records.
+    /// The recorder a resolve made now reports to, nil when nothing records
+    /// (DESIGN.md, "Detours": the verification this thread works for, else
+    /// the one the task runs for, else the app-wide recording while it is on).
     static var current: GraphRecorder? {
         if let verification = ResolutionContext.existing?.verification ?? VerificationRun.current {
             return verification.recorder
@@ -36,12 +34,9 @@ final class GraphRecorder: @unchecked Sendable {
         return Published.recordingGraph.load() != 0 ? global : nil
     }
 
-    /// The one place that records an edge (every resolve path calls it on
-    /// its detour): when something records (`current`) and a factory is
-    /// running, an edge from that factory's service to the service about to
-    /// be resolved, `type` under `key`. The factory is the innermost one
-    /// running on this thread (synchronous factories), else the async
-    /// factory this task runs (`AsyncFrame`).
+    /// The one place that records an edge, called on every resolve path's
+    /// detour: from the innermost factory running on this thread, else the
+    /// async factory this task runs (`AsyncFrame`), to `type` under `key`.
     @usableFromInline
     @inline(never)
     static func recordResolve(of type: Any.Type, _ key: RegistryKey) {

@@ -1,27 +1,24 @@
-/// What the diagnostics, verification and the dependency graph need of a
-/// registration of any service type.
+/// What the diagnostics, verification, strict tests and the dependency graph
+/// need of a registration of any service type. `…Locked` members need the
+/// registry mutex held.
 protocol RegistrationDescribing: AnyObject {
     /// "Type" or "Type:name".
     var keyDescription: String { get }
-    /// The service type (what `keyDescription` describes, with the name).
     var serviceType: Any.Type { get }
-    /// Where its `register` call is, if known.
+    /// Where its `register` call is, if known (not for a collection's list
+    /// and elements as `verify()` sees them).
     var site: RegistrationSite? { get }
     /// Whether strict tests let it be used though the test did not make it.
-    /// The mutex must be held.
     var isExemptInStrictTestsLocked: Bool { get }
-    /// The graph node of its key (without a scope).
+    /// The graph node of its key, without a scope.
     var graphNode: Resolver.Graph.Node { get }
-    /// Whether its factory takes arguments (`verify()` skips it). The mutex
-    /// must be held.
+    /// Whether its factory takes arguments, which `verify()` cannot make up.
     var takesArgumentsLocked: Bool { get }
-    /// Whether its factory is `@MainActor` (`verify()`, which resolves on
-    /// threads of its own, cannot run it there, and skips it).
+    /// Whether its factory is `@MainActor`, which `verify()`'s threads cannot run.
     var isMainActorFactory: Bool { get }
     /// Resolves it once from `container` (a verification's sandbox), as
     /// `optional()` does: whether an instance came back.
     func resolveOnce(from container: Resolver) -> Bool
-    /// The scope (under the registry mutex).
     var scope: ResolverScope { get }
     /// How the graph labels its scope (takes the registry mutex).
     var scopeLabel: String { get }
@@ -29,80 +26,48 @@ protocol RegistrationDescribing: AnyObject {
     /// collection's list's, to each element.
     var structuralEdges: [Resolver.Graph.Edge] { get }
     /// What `verify()` and the graph list for it, reached from `container`:
-    /// itself; a collection's list, and each element it has there. The
-    /// mutex must be held.
+    /// itself; a collection's list, and each element it has there.
     func describingLocked(from container: Resolver) -> [RegistrationDescribing]
-}
-
-/// "Type" or "Type:name" of `registration` (a `ResolverRegistration`), for
-/// messages.
-func describeRegistration(_ registration: AnyObject) -> String {
-    (registration as? RegistrationDescribing)?.keyDescription ?? "?"
+    /// For a collection's list resolved under `key` from `container`, the
+    /// registrations a strict test judges (ST2), without those of `own`'s
+    /// table; nil for anything else.
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]?
 }
 
 extension RegistrationDescribing {
-    var isExemptInStrictTestsLocked: Bool {
-        false
+    var site: RegistrationSite? { nil }
+    var isExemptInStrictTestsLocked: Bool { false }
+    var scopeLabel: String { scopeName(scope) }
+    var structuralEdges: [Resolver.Graph.Edge] { [] }
+
+    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
+        [self]
+    }
+
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
+        nil
     }
 
     /// The graph node of its key, with its scope (takes the registry mutex).
     var scopedGraphNode: Resolver.Graph.Node {
         graphNode.with(scope: scopeLabel)
     }
-
-    var scopeLabel: String {
-        scopeName(scope)
-    }
-
-    var structuralEdges: [Resolver.Graph.Edge] {
-        []
-    }
-
-    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
-        [self]
-    }
 }
 
-/// Runs the async `operation` on this verification thread, with
-/// `container` (the verification's sandbox) as the task's root: how
-/// `verify()` resolves an async registration (`resolveOnce`). Whether it
-/// resolved.
-func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
-    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
-        return true
-    }
-    // The sandbox as the task's root, for static resolves in the
-    // factories and in build tasks (which inherit it). Not `withRoot`: a
-    // failure ends this thread inside the operation, and `withRoot`
-    // would never give back its count of the detour word; the
-    // verification's own count keeps resolves on the detour meanwhile.
-    // The verification, for the parts of the factories that run on
-    // other threads (a `@MainActor` factory an async one hops to): their
-    // resolves are edges of its graph.
-    let verification = ResolutionContext.existing?.verification
-    return VerificationExecutor.run {
-        await VerificationRun.$current.withValue(verification) {
-            await Resolver.$rootOverride.withValue(container) {
-                await operation()
-            }
-        }
-    }
+/// "Type" or "Type:name" of `registration` (a `ResolverRegistration`), for messages.
+func describeRegistration(_ registration: AnyObject) -> String {
+    (registration as? RegistrationDescribing)?.keyDescription ?? "?"
 }
 
 extension ResolverRegistration: RegistrationDescribing {
     var graphNode: Resolver.Graph.Node {
-        Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue, scope: nil,
-                            isolation: isolationDescription)
-    }
-
-    /// How the graph marks the factory's isolation.
-    var isolationDescription: String? {
-        switch isolation {
-        case .none: return nil
-        case .mainActor: return "@MainActor"
-        case .async: return "async"
-        case .collection: return nil
+        let isolation: String? = switch self.isolation {
+        case .none, .collection: nil
+        case .mainActor: "@MainActor"
+        case .async: "async"
         }
+        return Resolver.Graph.Node(typeID: typeID, type: String(describing: Service.self), name: name?.rawValue,
+                                   scope: nil, isolation: isolation)
     }
 
     var takesArgumentsLocked: Bool {
@@ -133,5 +98,21 @@ extension ResolverRegistration: RegistrationDescribing {
         return verifyingAsync(from: container) {
             await container.optionalAsync(Service.self, name: name) != nil
         }
+    }
+
+    /// What `verify()` and the graph see of it from `container`: itself, or
+    /// for a collection's list, the list and its elements.
+    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
+        guard case .collection(let assembly) = factory else {
+            return [self]
+        }
+        return assembly.describingLocked(self, from: container)
+    }
+
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
+        guard case .collection(let assembly) = factory else {
+            return nil
+        }
+        return assembly.strictTestPartsLocked(key, from: container, own: own)
     }
 }

@@ -1,13 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// One `verify()` call: the registrations to resolve, the sandbox, the
-/// outcomes, and the threads resolving them (one at a time).
+/// One `verify()` call (DESIGN.md, "Detours"): the registrations to resolve,
+/// the sandbox, the outcomes, and the threads resolving them, one at a time.
 ///
 /// `mutex` (its own) guards the progress fields; `progressed` is signalled
 /// when one changes. A worker thread takes the registration at `next`,
@@ -56,20 +48,17 @@ final class VerificationRun: @unchecked Sendable {
     /// Resolves every registration and collects the result.
     func run() -> Resolver.Verification {
         mutex.withLock {
-            skipDone()
+            skipDecidedLocked()
             while next < registrations.count {
                 if worker == 0 {
-                    startWorker()
+                    startWorkerLocked()
                     continue
                 }
                 let waitingFor = next
-                let timedOut = progressed.waitTimingOut(mutex, nanoseconds: timeoutNanoseconds)
-                if timedOut, worker != 0, next == waitingFor {
+                if progressed.waitTimingOut(mutex, nanoseconds: timeoutNanoseconds), worker != 0, next == waitingFor {
                     let seconds = Double(timeoutNanoseconds) / 1e9
-                    outcomes[next] = .failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running.")
-                    worker = 0
-                    next += 1
-                    skipDone()
+                    decideLocked(.failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running."),
+                                 endingWorker: true)
                 }
             }
         }
@@ -77,28 +66,35 @@ final class VerificationRun: @unchecked Sendable {
     }
 
     /// Moves `next` past registrations already decided (skipped). `mutex` held.
-    private func skipDone() {
+    private func skipDecidedLocked() {
         while next < registrations.count, outcomes[next] != nil {
             next += 1
         }
     }
 
+    /// Records the outcome of the registration at `next` and moves past it;
+    /// the worker ends with it, or when none is left. `mutex` held.
+    private func decideLocked(_ outcome: Outcome, endingWorker: Bool) {
+        outcomes[next] = outcome
+        next += 1
+        skipDecidedLocked()
+        if endingWorker || next == registrations.count {
+            worker = 0
+        }
+        progressed.broadcast()
+    }
+
     /// Starts a worker thread for the registrations from `next` on. `mutex` held.
-    private func startWorker() {
+    private func startWorkerLocked() {
         workersStarted += 1
         worker = workersStarted
         Published.detours.increment()
-        let run = self
         let number = worker
-        let rc = EngineThread.start {
-            run.work(as: number)
-        }
+        let rc = EngineThread.start { self.work(as: number) }
         if rc != 0 {
             Published.detours.decrement()
-            outcomes[next] = .failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc)).")
-            worker = 0
-            next += 1
-            skipDone()
+            decideLocked(.failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc))."),
+                         endingWorker: true)
         }
     }
 
@@ -108,30 +104,12 @@ final class VerificationRun: @unchecked Sendable {
         let context = ResolutionContext.current
         context.verification = self
         context.verificationWorker = worker
-        while true {
-            let claimed = mutex.withLock { () -> Int? in
-                guard worker == self.worker, next < registrations.count else {
-                    return nil
-                }
-                return next
-            }
-            guard let index = claimed else {
-                break
-            }
-
+        while let index = mutex.withLock({ worker == self.worker && next < registrations.count ? next : nil }) {
             let resolved = registrations[index].resolveOnce(from: sandbox)
-
             mutex.withLock {
                 if worker == self.worker, next == index {
-                    outcomes[index] = resolved
-                        ? .resolved
-                        : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil.")
-                    next += 1
-                    skipDone()
-                    if next == registrations.count {
-                        self.worker = 0
-                    }
-                    progressed.broadcast()
+                    decideLocked(resolved ? .resolved : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil."),
+                                 endingWorker: false)
                 }
             }
         }
@@ -139,9 +117,9 @@ final class VerificationRun: @unchecked Sendable {
         Published.detours.decrement()
     }
 
-    /// A failure on a worker thread: record it against the registration being
-    /// resolved, take this thread's unfinished builds out of their scopes, and
-    /// end the thread. Called by `resolverFailure`.
+    /// A failure on a worker thread (`resolverFailure`): record it against
+    /// the registration being resolved, take this thread's unfinished builds
+    /// out of their scopes, and end the thread.
     func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
         if registry.mutex.isHeldByCurrentThread {
             fatalError("RESOLVER: a verification failed while holding the registry lock: \(message)")
@@ -149,23 +127,13 @@ final class VerificationRun: @unchecked Sendable {
         context.abandonUnfinishedBuilds()
         context.verification = nil
         mutex.withLock {
-            // This worker is the current one unless it timed out: then its
-            // registration already has its outcome.
-            if worker != 0, next < registrations.count, outcomes[next] == nil, isCurrent(context) {
-                outcomes[next] = .failed(kind: kind, message: message)
-                next += 1
-                skipDone()
-                worker = 0
-                progressed.broadcast()
+            // Unless this worker timed out: then its registration has its outcome.
+            if worker != 0, next < registrations.count, outcomes[next] == nil, context.verificationWorker == worker {
+                decideLocked(.failed(kind: kind, message: message), endingWorker: true)
             }
         }
         Published.detours.decrement()
         EngineThread.exit()
-    }
-
-    /// Whether the thread of `context` is the current worker. `mutex` held.
-    private func isCurrent(_ context: ResolutionContext) -> Bool {
-        context.verificationWorker == worker
     }
 
     /// The collected outcomes and the graph.
@@ -190,21 +158,37 @@ final class VerificationRun: @unchecked Sendable {
     }
 }
 
-// MARK: - Async registrations on a verification's own thread
+/// Runs the async `operation` on this verification thread (DESIGN.md, A4),
+/// with `container` (the verification's sandbox) as the task's root: how
+/// `verify()` resolves an async registration (`resolveOnce`). Whether it
+/// resolved.
+func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
+    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
+        return true
+    }
+    // The sandbox as the task's root, for static resolves in the factories
+    // and their build tasks. Not `withRoot`: a failure ends this thread
+    // inside the operation, and `withRoot` would never give back its count
+    // of the detour word (the verification's own count keeps resolves on
+    // the detour). The verification, for the parts of the factories that run
+    // on other threads: their resolves are edges of its graph.
+    let verification = ResolutionContext.existing?.verification
+    return VerificationExecutor.run {
+        await VerificationRun.$current.withValue(verification) {
+            await Resolver.$rootOverride.withValue(container) {
+                await operation()
+            }
+        }
+    }
+}
 
-/// Runs an async operation on the calling thread, which must be one of a
-/// verification's own: a task executor (SE-0417) whose jobs this thread
-/// runs, so the nonisolated parts of an async factory (and of the caching
-/// scopes' build tasks, which prefer it too) run here, where a failure ends
-/// the thread as it does for synchronous factories. Jobs isolated to an actor
-/// run on that actor.
-///
-/// It also keeps the timers of its tasks (`Task.sleep`, a clock's `sleep`;
-/// `VerificationTimers.swift`): a timer of the global executor fires on a
-/// thread of the cooperative pool, and `verify()`, a synchronous call,
-/// blocks the pool thread it is called from while this thread runs the
-/// factories. So nothing a verification waits for needs the pool
-/// (DESIGN.md, A4).
+/// Runs an async operation on the calling thread, one of a verification's
+/// own: a task executor (SE-0417) whose jobs this thread runs, so the
+/// nonisolated parts of an async factory (and of the caching scopes' build
+/// tasks, which prefer it too) run here, where a failure ends the thread as
+/// it does for synchronous factories. Jobs isolated to an actor run on that
+/// actor. It also keeps its tasks' timers (`VerificationTimers.swift`), so
+/// nothing a verification waits for needs the cooperative pool (DESIGN.md, A4).
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor the current task's new tasks should prefer (a
@@ -216,49 +200,43 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     // Guarded by `mutex`.
     private var jobs: [UnownedJob] = []
     private var delayed = DelayedJobs()
-    private var finished = false
+    /// The operation's result, once it has finished.
+    private var result: Bool?
 
     deinit {
         mutex.release()
     }
 
     func enqueue(_ job: UnownedJob) {
-        mutex.withLock {
-            jobs.append(job)
-            arrived.broadcast()
-        }
+        signal { jobs.append(job) }
     }
 
     /// Runs the wake-up `job` of a sleeping task on this executor's thread
     /// once `nanoseconds` have passed (`VerificationTimers.swift`).
     func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
-        mutex.withLock {
-            delayed.add(job, afterNanoseconds: nanoseconds)
-            arrived.broadcast()
-        }
+        signal { delayed.add(job, afterNanoseconds: nanoseconds) }
     }
 
-    private func finish() {
+    private func signal(_ change: () -> Void) {
         mutex.withLock {
-            finished = true
+            change()
             arrived.broadcast()
         }
     }
 
     /// The jobs to run now, and the wake-ups whose time has come (all of
-    /// them once the operation has finished: see `DelayedJobs`); waits
-    /// while there are none, until the next wake-up is due. `mutex` held.
-    private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], done: Bool) {
+    /// them once the operation has finished: see `DelayedJobs`), or the
+    /// result once nothing is left; waits while there are none, until the
+    /// next wake-up is due (or a job or another wake-up arrives). `mutex` held.
+    private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], result: Bool?) {
         while true {
-            let wakeUps = delayed.takeDue(all: finished)
-            if !jobs.isEmpty || !wakeUps.isEmpty || finished {
+            let wakeUps = delayed.takeDue(all: result != nil)
+            if !jobs.isEmpty || !wakeUps.isEmpty || result != nil {
                 let ready = jobs
                 jobs = []
-                return (ready, wakeUps, finished && ready.isEmpty && wakeUps.isEmpty)
+                return (ready, wakeUps, ready.isEmpty && wakeUps.isEmpty ? result : nil)
             }
             if let wait = delayed.nanosecondsToNext {
-                // The timer: the wait ends when the next wake-up is due, or
-                // when a job or another wake-up arrives (they broadcast).
                 _ = arrived.waitTimingOut(mutex, nanoseconds: wait)
             } else {
                 _ = arrived.wait(mutex)
@@ -269,18 +247,16 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs `operation` to its end, running its jobs on this thread.
     static func run(_ operation: @escaping @Sendable () async -> Bool) -> Bool {
         let executor = VerificationExecutor()
-        let result = Carried(ResultBox())
         Task(executorPreference: executor) {
             let value = await VerificationExecutor.$current.withValue(executor) {
                 await operation()
             }
-            result.value.value = value
-            executor.finish()
+            executor.signal { executor.result = value }
         }
         while true {
-            let (ready, wakeUps, done) = executor.mutex.withLock { executor.takeJobsLocked() }
-            if done {
-                return result.value.value
+            let (ready, wakeUps, result) = executor.mutex.withLock { executor.takeJobsLocked() }
+            if let result {
+                return result
             }
             for job in wakeUps {
                 DelayedJobs.run(job)
@@ -289,10 +265,5 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
                 job.runSynchronously(on: executor.asUnownedTaskExecutor())
             }
         }
-    }
-
-    /// Written by the task before it finishes, read after.
-    private final class ResultBox {
-        var value = false
     }
 }
