@@ -1,8 +1,5 @@
-// What `verify()` and the graph see of a collection: its list, and each
-// element a resolve includes.
-
-/// A list, as `verify()` and the graph see it from one container: its node,
-/// labelled `collection`, with an edge to each element, whatever resolves.
+/// A list, as `verify()` and the graph see it from one container: its node, labelled `collection`,
+/// with an edge to each element a resolve includes, whatever resolves.
 final class CollectionListDescribing<Element>: RegistrationDescribing {
     let list: ResolverRegistration<[Element]>
     let elements: [CollectionElementDescribing<Element>]
@@ -16,8 +13,8 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
     var serviceType: Any.Type { [Element].self }
     var graphNode: Resolver.Graph.Node { list.graphNode }
     var takesArgumentsLocked: Bool { false }
-    /// A list with a `@MainActor` element: `verify()`'s threads cannot
-    /// assemble it (each other element is verified on its own).
+    /// A list with a `@MainActor` element: `verify()`'s threads cannot assemble it (each other
+    /// element is verified on its own).
     var isMainActorFactory: Bool { elements.contains { $0.isMainActorFactory } }
     var scope: ResolverScope { list.scope }
     var scopeLabel: String { "collection" }
@@ -37,14 +34,12 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
     }
 }
 
-/// An element, as `verify()` and the graph see it: resolved through its
-/// registration, not looked up (no table holds it). Its factory returning
-/// nil leaves it out of the list, which is not a failure.
+/// An element, as `verify()` and the graph see it: resolved through its registration, not looked up
+/// (no table holds it). Its factory returning nil leaves it out of the list, which is not a failure.
 final class CollectionElementDescribing<Element>: RegistrationDescribing, @unchecked Sendable {
     let element: ResolverRegistration<Element>
-    /// The type of the instance `resolveOnce` built: written by the
-    /// verification's thread, read by the caller (maybe before a thread that
-    /// timed out writes it), so under a mutex of its own (a leaf).
+    /// The type of the instance `resolveOnce` built: written by the verification's thread, read by
+    /// the caller (maybe before a thread that timed out writes it), so under a mutex of its own.
     private let mutex = Mutex.make()
     private var instanceType: String?
 
@@ -52,15 +47,12 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing, @unche
         self.element = element
     }
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
     var keyDescription: String { element.keyDescription }
     var serviceType: Any.Type { Element.self }
-    /// Its list's type and its own name, with where it was registered and
-    /// the type of the instance it built (once `resolveOnce` has run): the
-    /// type and name alone do not tell two elements of a list apart.
+    /// Its list's type and its own name, with where it was registered and the type of the instance
+    /// it built (once `resolveOnce` has run): type and name alone do not tell two elements apart.
     var graphNode: Resolver.Graph.Node {
         let node = element.graphNode
         return Resolver.Graph.Node(typeID: node.typeID, type: node.type, name: node.name, scope: node.scope,

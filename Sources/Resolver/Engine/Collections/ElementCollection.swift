@@ -1,11 +1,9 @@
-// A container's elements of a list (`[Element]`, name) and how a resolve
-// assembles the list (DESIGN.md, "Collections"). The list's registration has
-// the unique scope: it is assembled on every resolve, each element through
-// its own scope.
+// A container's elements of a list and how a resolve assembles it (DESIGN.md, "Collections"): the
+// list's registration has the unique scope, so it is assembled on every resolve, each element
+// through its own scope.
 
-/// The factory of a collection's list (`ResolverRegistration.Factory.collection`),
-/// over the list's type; `ElementCollection` is the one kind, over its
-/// element type.
+/// The factory of a collection's list (`Factory.collection`), over the list's type; `ElementCollection`
+/// is the one kind, over its element type.
 @usableFromInline
 class CollectionAssembly<Service> {
     /// The list, resolved from `resolver` (a synchronous resolve).
@@ -13,16 +11,14 @@ class CollectionAssembly<Service> {
         preconditionFailure("CollectionAssembly is abstract")
     }
 
-    /// The list of `list` (the registration whose factory this is), resolved
-    /// from `resolver` by `resolveAsync`.
+    /// The list of `list` (the registration whose factory this is), resolved by `resolveAsync`.
     nonisolated(nonsending)
     func assembleAsync(_ list: ResolverRegistration<Service>, from resolver: Resolver, _ args: Any?) async -> Service? {
         preconditionFailure("CollectionAssembly is abstract")
     }
 
-    /// What `verify()` and the graph see of `list` from `container`: the
-    /// list, then each element a resolve from there includes. The mutex must
-    /// be held.
+    /// What `verify()` and the graph see of `list` from `container`: the list, then each element a
+    /// resolve from there includes. The mutex must be held.
     func describingLocked(_ list: ResolverRegistration<Service>, from container: Resolver) -> [RegistrationDescribing] {
         preconditionFailure("CollectionAssembly is abstract")
     }
@@ -33,8 +29,8 @@ class CollectionAssembly<Service> {
     }
 }
 
-/// One container's elements of a list (`[Element]` under `name`), in the
-/// order they were registered. Immutable: adding an element makes a new one.
+/// One container's elements of a list (`[Element]` under `name`), in the order registered.
+/// Immutable: adding an element makes a new one.
 final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     let elements: [ResolverRegistration<Element>]
     /// The list's name.
@@ -45,13 +41,10 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         self.name = name
     }
 
-    /// The elements `list` holds, or nil when `list` (a registration under
-    /// the key of `[Element]`) is a plain one, `register { [...] }`.
+    /// The elements `list` holds, or nil when `list` is a plain registration, `register { [...] }`.
     static func of(_ list: UncheckedReference<ResolverRegistration<[Element]>>) -> UncheckedReference<ElementCollection>? {
         list.read { list in
-            guard list.isolation == .collection, case .collection(let assembly) = list.factory else {
-                return nil
-            }
+            guard list.isolation == .collection, case .collection(let assembly) = list.factory else { return nil }
             return UncheckedReference(unsafeDowncast(assembly, to: ElementCollection.self))
         }
     }
@@ -85,8 +78,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         }
     }
 
-    /// One element, through its scope, from `container` (a synchronous
-    /// resolve): recorded as an edge from the list while a graph records.
+    /// One element, through its scope, from `container`: an edge from the list while a graph records.
     static func resolve(_ element: UncheckedReference<ResolverRegistration<Element>>, from container: UncheckedReference<Resolver>, _ section: borrowing ReadSection) -> Element? {
         let name = element.read { $0.name }
         return withRegistryKey(Element.self, name) { key in
@@ -111,26 +103,27 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         // Held by strong references: the read section ends before the first suspension.
         let parts = withRegistryKey([Element].self, name) { key in
             ReadSection.run { section in
-                ElementCollection.parts(from: UncheckedReference(resolver), key, section).map(OwnedListPart.init)
+                ElementCollection.parts(from: UncheckedReference(resolver), key, section).map {
+                    part -> (plain: ResolverRegistration<[Element]>?, elements: [ResolverRegistration<Element>]) in
+                    switch part {
+                    case .plain(let registration): (registration.object, [])
+                    case .elements(let collection): (nil, collection.object.elements)
+                    }
+                }
             }
         }
-        // Resolves made by the elements' factories are theirs; the list's
-        // own (of each element) are edges from the list.
+        // Resolves made by the elements' factories are theirs; the list's own are edges from it.
         let frame = AsyncFrame(registration: ObjectIdentifier(list), description: list.keyDescription, node: list.graphNode,
                                parent: parent, graph: parent.graph)
         return await AsyncFrame.$current.withValue(frame) {
             var assembled: [Element] = []
             for part in parts {
-                switch part {
-                case .plain(let registration):
-                    if let base = await registration.resolveAsync(from: resolver, args, recordingEdge: false) {
-                        assembled.append(contentsOf: base)
-                    }
-                case .elements(let elements):
-                    for element in elements {
-                        if let service = await element.resolveAsync(from: resolver, nil, recordingEdge: true) {
-                            assembled.append(service)
-                        }
+                if let base = await part.plain?.resolveAsync(from: resolver, args, recordingEdge: false) {
+                    assembled.append(contentsOf: base)
+                }
+                for element in part.elements {
+                    if let service = await element.resolveAsync(from: resolver, nil, recordingEdge: true) {
+                        assembled.append(service)
                     }
                 }
             }
@@ -140,9 +133,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
 
     override func describingLocked(_ list: ResolverRegistration<[Element]>, from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
-        let parts = withRegistryKey([Element].self, name) { key in
-            ElementCollection.partsLocked(from: UncheckedReference(container), key)
-        }
+        let parts = withRegistryKey([Element].self, name) { ElementCollection.partsLocked(from: UncheckedReference(container), $0) }
         var elements: [CollectionElementDescribing<Element>] = []
         for case .elements(let collection) in parts {
             elements += collection.object.elements.map(CollectionElementDescribing.init)
@@ -155,19 +146,14 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         let ownList = own.storage.table.findLocked(key)
         let ownElements = ownList.flatMap { ElementCollection.of($0.unsafeCast(to: ResolverRegistration<[Element]>.self)) }
             .map { Set($0.object.elements.map(ObjectIdentifier.init)) } ?? []
-        var subjects: [RegistrationDescribing] = []
-        for part in ElementCollection.partsLocked(from: UncheckedReference(container), key) {
+        return ElementCollection.partsLocked(from: UncheckedReference(container), key).flatMap { part -> [RegistrationDescribing] in
             switch part {
             case .plain(let registration):
-                if ownList?.object !== registration.object {
-                    subjects.append(registration.object)
-                }
+                return ownList?.object === registration.object ? [] : [registration.object]
             case .elements(let collection):
-                subjects += collection.object.elements.filter { !ownElements.contains(ObjectIdentifier($0)) }
-                    as [RegistrationDescribing]
+                return collection.object.elements.filter { !ownElements.contains(ObjectIdentifier($0)) }
             }
         }
-        return subjects
     }
 }
 
@@ -175,17 +161,13 @@ extension ResolverRegistration {
     /// This collection's list, resolved from `resolver` by `resolveAsync`.
     nonisolated(nonsending)
     func assembleAsync(from resolver: Resolver, _ args: Any?) async -> Service? {
-        guard case .collection(let assembly) = factory else {
-            return nil
-        }
+        guard case .collection(let assembly) = factory else { return nil }
         return await assembly.assembleAsync(self, from: resolver, args)
     }
 
-    /// Resolves this registration (not looked up: a list's element or plain
-    /// registration) from `resolver` in async code, as `resolveAsync` would
-    /// once it had found it, without the decorator (the list is what was
-    /// asked for). `recordingEdge`: an edge from the list while a graph
-    /// records.
+    /// Resolves this registration (a list's element or plain registration, not looked up) in async
+    /// code, as `resolveAsync` would once it had found it, without the decorator (the list is what
+    /// was asked for). `recordingEdge`: an edge from the list while a graph records.
     nonisolated(nonsending)
     func resolveAsync(from resolver: Resolver, _ args: Any?, recordingEdge: Bool) async -> Service? {
         let step = withArguments(args) { arguments in

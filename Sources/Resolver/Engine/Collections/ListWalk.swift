@@ -4,29 +4,15 @@ import CRegistry
 enum ListPart<Element> {
     /// A container's elements.
     case elements(UncheckedReference<ElementCollection<Element>>)
-    /// A plain registration of the list (`register { [...] }`), where the
-    /// walk ended: its list stands for its container's and those after it.
+    /// A plain registration of the list (`register { [...] }`), where the walk ended: its list stands
+    /// for its container's and those after it.
     case plain(UncheckedReference<ResolverRegistration<[Element]>>)
 }
 
-/// A `ListPart` held by strong references, across suspensions.
-enum OwnedListPart<Element> {
-    case elements([ResolverRegistration<Element>])
-    case plain(ResolverRegistration<[Element]>)
-
-    init(_ part: ListPart<Element>) {
-        switch part {
-        case .elements(let collection): self = .elements(collection.object.elements)
-        case .plain(let registration): self = .plain(registration.object)
-        }
-    }
-}
-
 extension ElementCollection {
-    /// The parts of the list resolved from `container`, as they were at one
-    /// moment: the walk is repeated while it overlapped a write (the version
-    /// word, `crg_tcache.h`, was odd or moved; DESIGN.md, T1), and after 16
-    /// tries made holding the mutex, as R1's probes do.
+    /// The parts of the list resolved from `container`, as they were at one moment: the walk is
+    /// repeated while it overlapped a write (the version word, `crg_tcache.h`, was odd or moved;
+    /// DESIGN.md, T1), and after 16 tries made holding the mutex, as R1's probes do.
     static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey,
                       _ section: borrowing ReadSection) -> [ListPart<Element>] {
         for _ in 0..<16 {
@@ -47,19 +33,15 @@ extension ElementCollection {
         return walk(from: container, key)
     }
 
-    /// The walk that finds a list's parts (DESIGN.md, "Collections"): the
-    /// containers a lookup from `first` searches, each once, up to and
-    /// including the first whose own registration of the list is a plain one
-    /// (a lookup stops there too), each container's part after its
-    /// children's. Runs no code of the app's and retires nothing.
+    /// The walk that finds a list's parts (DESIGN.md, "Collections"): the containers a lookup from
+    /// `first` searches, each once, up to and including the first whose own registration of the list
+    /// is a plain one (a lookup stops there too), each container's part after its children's.
     private static func walk(from first: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
         var parts: [ListPart<Element>] = []
         var visited: [UncheckedReference<Resolver>] = []
         var ended = false
         func visit(_ container: UncheckedReference<Resolver>) {
-            guard !ended, !visited.contains(container) else {
-                return
-            }
+            guard !ended, !visited.contains(container) else { return }
             visited.append(container)
             var own: UncheckedReference<ElementCollection>?
             if let found = container.read({ $0.storage.table }).findValue(key) {
@@ -77,9 +59,7 @@ extension ElementCollection {
                     visit(children.read { UncheckedReference($0.containers[index]) })
                 }
             }
-            if let own {
-                parts.append(.elements(own))
-            }
+            if let own { parts.append(.elements(own)) }
         }
         visit(first)
         return parts

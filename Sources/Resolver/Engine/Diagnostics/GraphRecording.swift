@@ -1,6 +1,5 @@
-/// Collects the edges of a dependency graph: the app-wide recording
-/// (`Resolver.isRecordingGraph`), or one verification's. Any thread may
-/// record; its own mutex guards the edges (never the registry's).
+/// Collects the edges of a dependency graph: the app-wide recording (`Resolver.isRecordingGraph`), or
+/// one verification's. Any thread may record; its own mutex guards the edges (never the registry's).
 @usableFromInline
 final class GraphRecorder: @unchecked Sendable {
     static let global = GraphRecorder()
@@ -8,13 +7,9 @@ final class GraphRecorder: @unchecked Sendable {
     private let mutex = Mutex.make()
     private var recorded = Set<Resolver.Graph.Edge>()
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
-    var edges: Set<Resolver.Graph.Edge> {
-        mutex.withLock { recorded }
-    }
+    var edges: Set<Resolver.Graph.Edge> { mutex.withLock { recorded } }
 
     func clear() {
         mutex.withLock { recorded.removeAll() }
@@ -24,9 +19,7 @@ final class GraphRecorder: @unchecked Sendable {
         _ = mutex.withLock { recorded.insert(edge) }
     }
 
-    /// The recorder a resolve made now reports to, nil when nothing records
-    /// (DESIGN.md, "Detours": the verification this thread works for, else
-    /// the one the task runs for, else the app-wide recording while it is on).
+    /// The recorder a resolve made now reports to, nil when nothing records (DESIGN.md, "Detours").
     static var current: GraphRecorder? {
         if let verification = ResolutionContext.existing?.verification ?? VerificationRun.current {
             return verification.recorder
@@ -34,9 +27,8 @@ final class GraphRecorder: @unchecked Sendable {
         return Published.recordingGraph.load() != 0 ? global : nil
     }
 
-    /// The one place that records an edge, called on every resolve path's
-    /// detour: from the innermost factory running on this thread, else the
-    /// async factory this task runs (`AsyncFrame`), to `type` under `key`.
+    /// The one place that records an edge, on every resolve path's detour: from the innermost factory
+    /// running on this thread, else the async factory this task runs (`AsyncFrame`), to `type`.
     @usableFromInline
     @inline(never)
     static func recordResolve(of type: Any.Type, _ key: RegistryKey) {

@@ -8,19 +8,15 @@ import Darwin
 
 /// What the process is, each read once, on first use (DESIGN.md, C1, C3).
 enum ProcessContext {
-    /// Whether a test runner runs this process: Xcode's test variables, or
-    /// XCTest or Swift Testing loaded in it (`XCTestCase`'s Swift type
-    /// descriptor or Objective-C class, Swift Testing's entry point). A child
-    /// process the tests start is not, unless it loads one or inherits them.
+    /// Whether a test runner runs this process: Xcode's test variables, or XCTest or Swift Testing
+    /// loaded in it (`XCTestCase`'s type descriptor or Objective-C class, Swift Testing's entry
+    /// point). A child process the tests start is not, unless it loads one or inherits the variables.
     static let isRunningTests: Bool =
         ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"].contains { (name: String) in getenv(name) != nil }
         || ["swt_abiv0_getEntryPoint", "$s6XCTest0A4CaseCMn", "OBJC_CLASS_$_XCTestCase"].contains(where: isLoaded)
 
-    /// Whether Xcode runs this process for its previews (`XCODE_RUNNING_FOR_PREVIEWS=1`).
     static let isRunningForPreviews = getenv("XCODE_RUNNING_FOR_PREVIEWS").map { String(cString: $0) == "1" } ?? false
 
-    /// Whether this package was compiled with `DEBUG` defined (SwiftPM's and
-    /// Xcode's Debug configuration, which builds packages as it builds the app).
     #if DEBUG
     static let isDebugBuild = true
     #else
@@ -35,9 +31,7 @@ enum ProcessContext {
         #if canImport(Darwin)
         return dlsym(RTLD_DEFAULT, symbol) != nil
         #else
-        guard let process = dlopen(nil, RTLD_NOW) else {
-            return false
-        }
+        guard let process = dlopen(nil, RTLD_NOW) else { return false }
         defer { dlclose(process) }
         return dlsym(process, symbol) != nil
         #endif

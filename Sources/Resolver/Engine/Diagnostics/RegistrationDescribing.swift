@@ -1,12 +1,10 @@
-/// What the diagnostics, verification, strict tests and the dependency graph
-/// need of a registration of any service type. `…Locked` members need the
-/// registry mutex held.
+/// What the diagnostics, verification, strict tests and the dependency graph need of a registration
+/// of any service type. `…Locked` members need the registry mutex held.
 protocol RegistrationDescribing: AnyObject {
     /// "Type" or "Type:name".
     var keyDescription: String { get }
     var serviceType: Any.Type { get }
-    /// Where its `register` call is, if known (not for a collection's list
-    /// and elements as `verify()` sees them).
+    /// Where its `register` call is, if known.
     var site: RegistrationSite? { get }
     /// Whether strict tests let it be used though the test did not make it.
     var isExemptInStrictTestsLocked: Bool { get }
@@ -16,21 +14,19 @@ protocol RegistrationDescribing: AnyObject {
     var takesArgumentsLocked: Bool { get }
     /// Whether its factory is `@MainActor`, which `verify()`'s threads cannot run.
     var isMainActorFactory: Bool { get }
-    /// Resolves it once from `container` (a verification's sandbox), as
-    /// `optional()` does: whether an instance came back.
+    /// Resolves it once from `container` (a verification's sandbox), as `optional()` does: whether
+    /// an instance came back.
     func resolveOnce(from container: Resolver) -> Bool
     var scope: ResolverScope { get }
     /// How the graph labels its scope (takes the registry mutex).
     var scopeLabel: String { get }
-    /// The edges the graph draws from it whatever its factory resolves: a
-    /// collection's list's, to each element.
+    /// The edges the graph draws from it whatever its factory resolves: a list's, to each element.
     var structuralEdges: [Resolver.Graph.Edge] { get }
-    /// What `verify()` and the graph list for it, reached from `container`:
-    /// itself; a collection's list, and each element it has there.
+    /// What `verify()` and the graph list for it, reached from `container`: itself; a collection's
+    /// list, and each element it has there.
     func describingLocked(from container: Resolver) -> [RegistrationDescribing]
-    /// For a collection's list resolved under `key` from `container`, the
-    /// registrations a strict test judges (ST2), without those of `own`'s
-    /// table; nil for anything else.
+    /// For a collection's list resolved under `key` from `container`, the registrations a strict
+    /// test judges (ST2), without those of `own`'s table; nil for anything else.
     func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]?
 }
 
@@ -39,11 +35,7 @@ extension RegistrationDescribing {
     var isExemptInStrictTestsLocked: Bool { false }
     var scopeLabel: String { scopeName(scope) }
     var structuralEdges: [Resolver.Graph.Edge] { [] }
-
-    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
-        [self]
-    }
-
+    func describingLocked(from container: Resolver) -> [RegistrationDescribing] { [self] }
     func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
         nil
     }
@@ -75,13 +67,10 @@ extension ResolverRegistration: RegistrationDescribing {
         return factory.takesArguments(forwardingTo: forwardsTo.map { target in { target.takesArgumentsLocked } })
     }
 
-    var isMainActorFactory: Bool {
-        isolation == .mainActor
-    }
+    var isMainActorFactory: Bool { isolation == .mainActor }
 
-    /// Its scope's name; for an `implements` registration that keeps no
-    /// instance of its own (`.graph`, `.unique`), the scope of the
-    /// registration it resolves through, whose instance it answers with.
+    /// Its scope's name; for an `implements` registration that keeps no instance of its own
+    /// (`.graph`, `.unique`), the scope of the one it resolves through, whose instance it answers with.
     var scopeLabel: String {
         let (scope, target) = registry.withLock { (scopeStorage, forwardsTo) }
         if let target, scope.kind == .graph || scope.kind == .unique {
@@ -91,28 +80,18 @@ extension ResolverRegistration: RegistrationDescribing {
     }
 
     func resolveOnce(from container: Resolver) -> Bool {
-        guard isolation == .async else {
-            return container.optional(Service.self, name: name) != nil
-        }
+        guard isolation == .async else { return container.optional(Service.self, name: name) != nil }
         let name = self.name
-        return verifyingAsync(from: container) {
-            await container.optionalAsync(Service.self, name: name) != nil
-        }
+        return verifyingAsync(from: container) { await container.optionalAsync(Service.self, name: name) != nil }
     }
 
-    /// What `verify()` and the graph see of it from `container`: itself, or
-    /// for a collection's list, the list and its elements.
     func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
-        guard case .collection(let assembly) = factory else {
-            return [self]
-        }
+        guard case .collection(let assembly) = factory else { return [self] }
         return assembly.describingLocked(self, from: container)
     }
 
     func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
-        guard case .collection(let assembly) = factory else {
-            return nil
-        }
+        guard case .collection(let assembly) = factory else { return nil }
         return assembly.strictTestPartsLocked(key, from: container, own: own)
     }
 }

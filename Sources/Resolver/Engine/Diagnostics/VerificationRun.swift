@@ -1,15 +1,10 @@
-/// One `verify()` call (DESIGN.md, "Detours"): the registrations to resolve,
-/// the sandbox, the outcomes, and the threads resolving them, one at a time.
-///
-/// `mutex` (its own) guards the progress fields; `progressed` is signalled
-/// when one changes. A worker thread takes the registration at `next`,
-/// resolves it, and records the outcome if it is still the current worker
-/// (`worker`): a worker that timed out is abandoned, and whatever it records
-/// later is ignored.
+/// One `verify()` call (DESIGN.md, "Detours"): the registrations, the sandbox, the outcomes, and
+/// the threads resolving them, one at a time. A worker thread takes the registration at `next`,
+/// resolves it, and records the outcome if it is still the current `worker`: one that timed out is
+/// abandoned, and what it records later is ignored.
 final class VerificationRun: @unchecked Sendable {
-    /// The verification the current task resolves for, where its thread is
-    /// not one of the verification's own (a `@MainActor` factory an async
-    /// factory hopped to), or nil.
+    /// The verification the current task resolves for on a thread not its own (a `@MainActor`
+    /// factory an async factory hopped to).
     @TaskLocal static var current: VerificationRun?
 
     enum Outcome {
@@ -23,8 +18,8 @@ final class VerificationRun: @unchecked Sendable {
     private let registrations: [RegistrationDescribing]
     private let timeoutNanoseconds: UInt64
     private let mutex = Mutex.make()
+    /// Signalled when a progress field changes.
     private let progressed = Condition()
-
     // Guarded by `mutex`.
     private var outcomes: [Outcome?]
     private var next = 0
@@ -39,16 +34,14 @@ final class VerificationRun: @unchecked Sendable {
         self.registrations = registrations.map(\.registration)
         timeoutNanoseconds = timeout.isFinite && timeout > 0 ? UInt64(min(timeout, 1e9) * 1e9) : 0
         outcomes = registrations.map { $0.takesArguments ? .skipped : nil }
+        next = undecided(from: 0)
     }
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
     /// Resolves every registration and collects the result.
     func run() -> Resolver.Verification {
         mutex.withLock {
-            skipDecidedLocked()
             while next < registrations.count {
                 if worker == 0 {
                     startWorkerLocked()
@@ -65,19 +58,16 @@ final class VerificationRun: @unchecked Sendable {
         return result()
     }
 
-    /// Moves `next` past registrations already decided (skipped). `mutex` held.
-    private func skipDecidedLocked() {
-        while next < registrations.count, outcomes[next] != nil {
-            next += 1
-        }
+    /// The first registration from `index` on that is not decided (skipped) yet. `mutex` held.
+    private func undecided(from index: Int) -> Int {
+        outcomes[index...].firstIndex { $0 == nil } ?? outcomes.count
     }
 
-    /// Records the outcome of the registration at `next` and moves past it;
-    /// the worker ends with it, or when none is left. `mutex` held.
+    /// Records the outcome of the registration at `next` and moves past it; the worker ends with it,
+    /// or when none is left. `mutex` held.
     private func decideLocked(_ outcome: Outcome, endingWorker: Bool) {
         outcomes[next] = outcome
-        next += 1
-        skipDecidedLocked()
+        next = undecided(from: next + 1)
         if endingWorker || next == registrations.count {
             worker = 0
         }
@@ -98,8 +88,7 @@ final class VerificationRun: @unchecked Sendable {
         }
     }
 
-    /// A worker thread's life: resolve registrations until none is left or
-    /// this worker is no longer the current one.
+    /// A worker thread's life: resolve registrations until none is left or it is no longer current.
     private func work(as worker: Int) {
         let context = ResolutionContext.current
         context.verification = self
@@ -117,9 +106,8 @@ final class VerificationRun: @unchecked Sendable {
         Published.detours.decrement()
     }
 
-    /// A failure on a worker thread (`resolverFailure`): record it against
-    /// the registration being resolved, take this thread's unfinished builds
-    /// out of their scopes, and end the thread.
+    /// A failure on a worker thread (`resolverFailure`): record it against the registration being
+    /// resolved, take this thread's unfinished builds out of their scopes, and end the thread.
     func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
         if registry.mutex.isHeldByCurrentThread {
             fatalError("RESOLVER: a verification failed while holding the registry lock: \(message)")
@@ -136,11 +124,8 @@ final class VerificationRun: @unchecked Sendable {
         EngineThread.exit()
     }
 
-    /// The collected outcomes and the graph.
     private func result() -> Resolver.Verification {
-        var resolved: [String] = []
-        var failures: [Resolver.Verification.Failure] = []
-        var skipped: [String] = []
+        var resolved: [String] = [], failures: [Resolver.Verification.Failure] = [], skipped: [String] = []
         for (registration, outcome) in zip(registrations, outcomes) {
             switch outcome {
             case .resolved?: resolved.append(registration.keyDescription)
@@ -158,41 +143,34 @@ final class VerificationRun: @unchecked Sendable {
     }
 }
 
-/// Runs the async `operation` on this verification thread (DESIGN.md, A4),
-/// with `container` (the verification's sandbox) as the task's root: how
-/// `verify()` resolves an async registration (`resolveOnce`). Whether it
-/// resolved.
+/// Runs the async `operation` (a `resolveOnce`) on this verification thread, which runs its task's
+/// jobs (`VerificationExecutor`), with `container`, the sandbox, as the task's root: whether it resolved.
 func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
-    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else {
-        return true
-    }
-    // The sandbox as the task's root, for static resolves in the factories
-    // and their build tasks. Not `withRoot`: a failure ends this thread
-    // inside the operation, and `withRoot` would never give back its count
-    // of the detour word (the verification's own count keeps resolves on
-    // the detour). The verification, for the parts of the factories that run
-    // on other threads: their resolves are edges of its graph.
+    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return true }
+    // Not `withRoot`: a failure ends this thread inside the operation, and `withRoot` would never
+    // give back its count of the detour word (the verification's own keeps resolves on the
+    // detour). The verification, for parts of the factories that run on other threads: their
+    // resolves are edges of its graph.
     let verification = ResolutionContext.existing?.verification
-    return VerificationExecutor.run {
-        await VerificationRun.$current.withValue(verification) {
-            await Resolver.$rootOverride.withValue(container) {
-                await operation()
+    let executor = VerificationExecutor()
+    Task(executorPreference: executor) {
+        let value = await VerificationExecutor.$current.withValue(executor) {
+            await VerificationRun.$current.withValue(verification) {
+                await Resolver.$rootOverride.withValue(container) { await operation() }
             }
         }
+        executor.signal { executor.result = value }
     }
+    return executor.runJobs()
 }
 
-/// Runs an async operation on the calling thread, one of a verification's
-/// own: a task executor (SE-0417) whose jobs this thread runs, so the
-/// nonisolated parts of an async factory (and of the caching scopes' build
-/// tasks, which prefer it too) run here, where a failure ends the thread as
-/// it does for synchronous factories. Jobs isolated to an actor run on that
-/// actor. It also keeps its tasks' timers (`VerificationTimers.swift`), so
-/// nothing a verification waits for needs the cooperative pool (DESIGN.md, A4).
+/// A task executor (SE-0417) whose jobs a verification's thread runs (DESIGN.md, A4), so the
+/// nonisolated parts of an async factory and of the caching scopes' build tasks run there, where a
+/// failure ends the thread as it does for a synchronous factory; it keeps its tasks' timers too
+/// (`VerificationTimers.swift`).
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
-    /// The executor the current task's new tasks should prefer (a
-    /// verification's), or nil.
+    /// The executor the current task's new tasks should prefer (a verification's).
     @TaskLocal static var current: VerificationExecutor?
 
     private let mutex = Mutex.make()
@@ -201,33 +179,49 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var delayed = DelayedJobs()
     /// The operation's result, once it has finished.
-    private var result: Bool?
+    fileprivate var result: Bool?
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
     func enqueue(_ job: UnownedJob) {
         signal { jobs.append(job) }
     }
 
-    /// Runs the wake-up `job` of a sleeping task on this executor's thread
-    /// once `nanoseconds` have passed (`VerificationTimers.swift`).
+    /// Runs the wake-up `job` of a sleeping task on this executor's thread once `nanoseconds` have
+    /// passed.
     func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
         signal { delayed.add(job, afterNanoseconds: nanoseconds) }
     }
 
-    private func signal(_ change: () -> Void) {
+    fileprivate func signal(_ change: () -> Void) {
         mutex.withLock {
             change()
             arrived.broadcast()
         }
     }
 
-    /// The jobs to run now, and the wake-ups whose time has come (all of
-    /// them once the operation has finished: see `DelayedJobs`), or the
-    /// result once nothing is left; waits while there are none, until the
-    /// next wake-up is due (or a job or another wake-up arrives). `mutex` held.
+    /// Runs its tasks' jobs and wake-ups on this thread until the operation has finished: its result.
+    fileprivate func runJobs() -> Bool {
+        while true {
+            let (ready, wakeUps, result) = mutex.withLock { takeJobsLocked() }
+            if let result {
+                return result
+            }
+            // A wake-up is a task without an executor preference, which as a job of this executor
+            // would first hop to the global one: it runs here in the global executor's stead, and
+            // the task it resumes comes back to this executor.
+            for job in wakeUps {
+                job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+            }
+            for job in ready {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    /// The jobs to run now and the wake-ups due (all once the operation has finished), or its result
+    /// once none is left; waits while there are none, until the next wake-up is due or another
+    /// arrives. `mutex` held.
     private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], result: Bool?) {
         while true {
             let wakeUps = delayed.takeDue(all: result != nil)
@@ -240,29 +234,6 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
                 _ = arrived.waitTimingOut(mutex, nanoseconds: wait)
             } else {
                 _ = arrived.wait(mutex)
-            }
-        }
-    }
-
-    /// Runs `operation` to its end, running its jobs on this thread.
-    static func run(_ operation: @escaping @Sendable () async -> Bool) -> Bool {
-        let executor = VerificationExecutor()
-        Task(executorPreference: executor) {
-            let value = await VerificationExecutor.$current.withValue(executor) {
-                await operation()
-            }
-            executor.signal { executor.result = value }
-        }
-        while true {
-            let (ready, wakeUps, result) = executor.mutex.withLock { executor.takeJobsLocked() }
-            if let result {
-                return result
-            }
-            for job in wakeUps {
-                DelayedJobs.run(job)
-            }
-            for job in ready {
-                job.runSynchronously(on: executor.asUnownedTaskExecutor())
             }
         }
     }
