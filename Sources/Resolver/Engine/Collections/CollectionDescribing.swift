@@ -1,5 +1,5 @@
-/// A list, as `verify()` and the graph see it from one container: its node, labelled `collection`,
-/// with an edge to each element a resolve includes, whatever resolves.
+/// A list, as `verify()` and the graph see it from one container: its node, labelled `collection`, with an
+/// edge to each element a resolve includes, whatever resolves.
 final class CollectionListDescribing<Element>: RegistrationDescribing {
     let list: ResolverRegistration<[Element]>
     let elements: [CollectionElementDescribing<Element>]
@@ -13,8 +13,8 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
     var serviceType: Any.Type { [Element].self }
     var graphNode: Resolver.Graph.Node { list.graphNode }
     var takesArgumentsLocked: Bool { false }
-    /// A list with a `@MainActor` element: `verify()`'s threads cannot assemble it (each other
-    /// element is verified on its own).
+    /// A list with a `@MainActor` element: `verify()`'s threads cannot assemble it (each other element is
+    /// verified on its own).
     var isMainActorFactory: Bool { elements.contains { $0.isMainActorFactory } }
     var scope: ResolverScope { list.scope }
     var scopeLabel: String { "collection" }
@@ -34,12 +34,12 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
     }
 }
 
-/// An element, as `verify()` and the graph see it: resolved through its registration, not looked up
-/// (no table holds it). Its factory returning nil leaves it out of the list, which is not a failure.
+/// An element, as `verify()` and the graph see it: resolved through its registration, not looked up (no
+/// table holds it). Its factory returning nil leaves it out of the list, which is not a failure.
 final class CollectionElementDescribing<Element>: RegistrationDescribing, @unchecked Sendable {
     let element: ResolverRegistration<Element>
-    /// The type of the instance `resolveOnce` built: written by the verification's thread, read by
-    /// the caller (maybe before a thread that timed out writes it), so under a mutex of its own.
+    /// Guards `instanceType`, which the verification's thread writes and the caller reads (maybe before a
+    /// thread that timed out writes it).
     private let mutex = Mutex.make()
     private var instanceType: String?
 
@@ -51,8 +51,8 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing, @unche
 
     var keyDescription: String { element.keyDescription }
     var serviceType: Any.Type { Element.self }
-    /// Its list's type and its own name, with where it was registered and the type of the instance
-    /// it built (once `resolveOnce` has run): type and name alone do not tell two elements apart.
+    /// Its list's type and its own name, with where it was registered and the type of the instance it built
+    /// (once `resolveOnce` has run): type and name alone do not tell two elements apart.
     var graphNode: Resolver.Graph.Node {
         let node = element.graphNode
         return Resolver.Graph.Node(typeID: node.typeID, type: node.type, name: node.name, scope: node.scope,
@@ -75,11 +75,9 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing, @unche
         }
     }
 
-    /// Notes the dynamic type of `instance`, if there is one.
     private func note(_ instance: Element?) {
-        if let instance {
-            let type = describeType(of: instance)
-            mutex.withLock { instanceType = type }
-        }
+        guard let instance else { return }
+        let type = describeType(of: instance)
+        mutex.withLock { instanceType = type }
     }
 }

@@ -1,36 +1,28 @@
-// A container's elements of a list and how a resolve assembles it (DESIGN.md, "Collections"): the
-// list's registration has the unique scope, so it is assembled on every resolve, each element
-// through its own scope.
+// A container's elements of a list and how a resolve assembles it (DESIGN.md, "Collections"): the list's
+// registration has the unique scope, so it is assembled on every resolve, each element through its own
+// scope.
 
-/// The factory of a collection's list (`Factory.collection`), over the list's type; `ElementCollection`
-/// is the one kind, over its element type.
+/// The factory of a collection's list (`Factory.collection`), over the list's type; `ElementCollection` is
+/// the one kind, over its element type.
 @usableFromInline
 class CollectionAssembly<Service> {
     /// The list, resolved from `resolver` (a synchronous resolve).
-    func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? { preconditionFailure("abstract") }
 
     /// The list of `list` (the registration whose factory this is), resolved by `resolveAsync`.
     nonisolated(nonsending)
-    func assembleAsync(_ list: ResolverRegistration<Service>, from resolver: Resolver, _ args: Any?) async -> Service? {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    func assembleAsync(_ list: ResolverRegistration<Service>, from resolver: Resolver, _ args: Any?) async -> Service? { preconditionFailure("abstract") }
 
-    /// What `verify()` and the graph see of `list` from `container`: the list, then each element a
-    /// resolve from there includes. The mutex must be held.
-    func describingLocked(_ list: ResolverRegistration<Service>, from container: Resolver) -> [RegistrationDescribing] {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    /// What `verify()` and the graph see of `list` from `container`: the list, then each element a resolve
+    /// from there includes. The mutex must be held.
+    func describingLocked(_ list: ResolverRegistration<Service>, from container: Resolver) -> [RegistrationDescribing] { preconditionFailure("abstract") }
 
     /// As `RegistrationDescribing.strictTestPartsLocked`.
-    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] { preconditionFailure("abstract") }
 }
 
-/// One container's elements of a list (`[Element]` under `name`), in the order registered.
-/// Immutable: adding an element makes a new one.
+/// One container's elements of a list (`[Element]` under `name`), in the order registered. Immutable:
+/// adding an element makes a new one.
 final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     let elements: [ResolverRegistration<Element>]
     /// The list's name.
@@ -59,10 +51,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
                     case .plain(let registration):
                         let request = ResolveRequest(key, from: container, arguments)
                         let scope = ResolverRegistration<[Element]>.scope(registration, from: container, section)
-                        if let base = ResolverRegistration<[Element]>.keptOrMade(registration, through: scope, request,
-                                                                                 section) {
-                            list.append(contentsOf: base)
-                        }
+                        list += ResolverRegistration<[Element]>.keptOrMade(registration, through: scope, request, section) ?? []
                     case .elements(let collection):
                         let count = collection.read { $0.elements.count }
                         for index in 0..<count {
@@ -92,8 +81,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     }
 
     nonisolated(nonsending)
-    override func assembleAsync(_ list: ResolverRegistration<[Element]>, from resolver: Resolver,
-                                _ args: Any?) async -> [Element]? {
+    override func assembleAsync(_ list: ResolverRegistration<[Element]>, from resolver: Resolver, _ args: Any?) async -> [Element]? {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
         if parent.contains(ObjectIdentifier(list)) {
             let chain = parent.chain.drop { $0 != list.keyDescription } + [list.keyDescription]
@@ -118,9 +106,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         return await AsyncFrame.$current.withValue(frame) {
             var assembled: [Element] = []
             for part in parts {
-                if let base = await part.plain?.resolveAsync(from: resolver, args, recordingEdge: false) {
-                    assembled.append(contentsOf: base)
-                }
+                assembled += await part.plain?.resolveAsync(from: resolver, args, recordingEdge: false) ?? []
                 for element in part.elements {
                     if let service = await element.resolveAsync(from: resolver, nil, recordingEdge: true) {
                         assembled.append(service)
@@ -133,7 +119,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
 
     override func describingLocked(_ list: ResolverRegistration<[Element]>, from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
-        let parts = withRegistryKey([Element].self, name) { ElementCollection.partsLocked(from: UncheckedReference(container), $0) }
+        let parts = withRegistryKey([Element].self, name) { ElementCollection.walk(from: UncheckedReference(container), $0) }
         var elements: [CollectionElementDescribing<Element>] = []
         for case .elements(let collection) in parts {
             elements += collection.object.elements.map(CollectionElementDescribing.init)
@@ -146,7 +132,7 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         let ownList = own.storage.table.findLocked(key)
         let ownElements = ownList.flatMap { ElementCollection.of($0.unsafeCast(to: ResolverRegistration<[Element]>.self)) }
             .map { Set($0.object.elements.map(ObjectIdentifier.init)) } ?? []
-        return ElementCollection.partsLocked(from: UncheckedReference(container), key).flatMap { part -> [RegistrationDescribing] in
+        return ElementCollection.walk(from: UncheckedReference(container), key).flatMap { part -> [RegistrationDescribing] in
             switch part {
             case .plain(let registration):
                 return ownList?.object === registration.object ? [] : [registration.object]
@@ -165,9 +151,9 @@ extension ResolverRegistration {
         return await assembly.assembleAsync(self, from: resolver, args)
     }
 
-    /// Resolves this registration (a list's element or plain registration, not looked up) in async
-    /// code, as `resolveAsync` would once it had found it, without the decorator (the list is what
-    /// was asked for). `recordingEdge`: an edge from the list while a graph records.
+    /// Resolves this registration (a list's element or plain registration, not looked up) in async code, as
+    /// `resolveAsync` would once it had found it, without the decorator (the list is what was asked for).
+    /// `recordingEdge`: an edge from the list while a graph records.
     nonisolated(nonsending)
     func resolveAsync(from resolver: Resolver, _ args: Any?, recordingEdge: Bool) async -> Service? {
         let step = withArguments(args) { arguments in

@@ -1,20 +1,17 @@
 import CRegistry
 
-/// A part of a list, in the order the list gives them.
+/// A part of a list: a container's elements, or a plain registration of the list (`register { [...] }`)
+/// where the walk ended, whose list stands for its container's and those after it.
 enum ListPart<Element> {
-    /// A container's elements.
     case elements(UncheckedReference<ElementCollection<Element>>)
-    /// A plain registration of the list (`register { [...] }`), where the walk ended: its list stands
-    /// for its container's and those after it.
     case plain(UncheckedReference<ResolverRegistration<[Element]>>)
 }
 
 extension ElementCollection {
-    /// The parts of the list resolved from `container`, as they were at one moment: the walk is
-    /// repeated while it overlapped a write (the version word, `crg_tcache.h`, was odd or moved;
-    /// DESIGN.md, T1), and after 16 tries made holding the mutex, as R1's probes do.
-    static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey,
-                      _ section: borrowing ReadSection) -> [ListPart<Element>] {
+    /// The parts of the list resolved from `container`, as they were at one moment: the walk is repeated
+    /// while it overlapped a write (the version word, `crg_tcache.h`, was odd or moved; DESIGN.md, T1), and
+    /// after 16 tries made holding the mutex, as R1's probes do.
+    static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey, _ section: borrowing ReadSection) -> [ListPart<Element>] {
         for _ in 0..<16 {
             let version = crg_tcache_version_load()
             if version & 1 == 0 {
@@ -24,19 +21,14 @@ extension ElementCollection {
                 }
             }
         }
-        return registry.withLock { partsLocked(from: container, key) }
+        return registry.withLock { walk(from: container, key) }
     }
 
-    /// `parts(from:_:_:)`, holding the mutex.
-    static func partsLocked(from container: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
-        registry.assertLocked()
-        return walk(from: container, key)
-    }
-
-    /// The walk that finds a list's parts (DESIGN.md, "Collections"): the containers a lookup from
-    /// `first` searches, each once, up to and including the first whose own registration of the list
-    /// is a plain one (a lookup stops there too), each container's part after its children's.
-    private static func walk(from first: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
+    /// The walk that finds a list's parts (DESIGN.md, "Collections"): the containers a lookup from `first`
+    /// searches, each once, up to and including the first whose own registration of the list is a plain one
+    /// (a lookup stops there too), each container's part after its children's. Call in a read section, or
+    /// holding the mutex.
+    static func walk(from first: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
         var parts: [ListPart<Element>] = []
         var visited: [UncheckedReference<Resolver>] = []
         var ended = false

@@ -18,9 +18,8 @@ private func writeToStandardError(_ bytes: UnsafeBufferPointer<UInt8>) {
     _ = write(2, bytes.baseAddress, bytes.count)
 }
 
-/// Stops the program with `message`, after passing it to the failure hook;
-/// on a thread that verifies, ends that thread instead, with the failure
-/// collected (`VerificationRun`).
+/// Stops the program with `message`, after passing it to the failure hook; on a thread that verifies, ends
+/// that thread instead, with the failure collected (`VerificationRun`).
 @usableFromInline
 func resolverFailure(_ message: String, kind: Resolver.Verification.Failure.Kind = .other,
                      file: StaticString = #file, line: UInt = #line) -> Never {

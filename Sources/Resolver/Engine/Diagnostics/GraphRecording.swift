@@ -1,5 +1,5 @@
-/// Collects the edges of a dependency graph: the app-wide recording (`Resolver.isRecordingGraph`), or
-/// one verification's. Any thread may record; its own mutex guards the edges (never the registry's).
+/// Collects the edges of a dependency graph: the app-wide recording (`Resolver.isRecordingGraph`), or one
+/// verification's. Any thread may record; its own mutex guards the edges (never the registry's).
 @usableFromInline
 final class GraphRecorder: @unchecked Sendable {
     static let global = GraphRecorder()

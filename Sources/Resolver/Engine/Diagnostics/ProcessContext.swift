@@ -8,9 +8,9 @@ import Darwin
 
 /// What the process is, each read once, on first use (DESIGN.md, C1, C3).
 enum ProcessContext {
-    /// Whether a test runner runs this process: Xcode's test variables, or XCTest or Swift Testing
-    /// loaded in it (`XCTestCase`'s type descriptor or Objective-C class, Swift Testing's entry
-    /// point). A child process the tests start is not, unless it loads one or inherits the variables.
+    /// Whether a test runner runs this process: Xcode's test variables, or XCTest or Swift Testing loaded
+    /// in it (`XCTestCase`'s type descriptor or Objective-C class, Swift Testing's entry point). A child
+    /// process the tests start is not, unless it loads one or inherits the variables.
     static let isRunningTests: Bool =
         ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"].contains { (name: String) in getenv(name) != nil }
         || ["swt_abiv0_getEntryPoint", "$s6XCTest0A4CaseCMn", "OBJC_CLASS_$_XCTestCase"].contains(where: isLoaded)

@@ -1,32 +1,30 @@
-/// What the diagnostics, verification, strict tests and the dependency graph need of a registration
-/// of any service type. `…Locked` members need the registry mutex held.
+/// What the diagnostics, verification, strict tests and the dependency graph need of a registration of any
+/// service type. `…Locked` members need the registry mutex held.
 protocol RegistrationDescribing: AnyObject {
     /// "Type" or "Type:name".
     var keyDescription: String { get }
     var serviceType: Any.Type { get }
-    /// Where its `register` call is, if known.
     var site: RegistrationSite? { get }
     /// Whether strict tests let it be used though the test did not make it.
     var isExemptInStrictTestsLocked: Bool { get }
     /// The graph node of its key, without a scope.
     var graphNode: Resolver.Graph.Node { get }
-    /// Whether its factory takes arguments, which `verify()` cannot make up.
+    /// `verify()` skips a factory that takes arguments (it cannot make them up) or is `@MainActor` (its
+    /// threads cannot run it).
     var takesArgumentsLocked: Bool { get }
-    /// Whether its factory is `@MainActor`, which `verify()`'s threads cannot run.
     var isMainActorFactory: Bool { get }
-    /// Resolves it once from `container` (a verification's sandbox), as `optional()` does: whether
-    /// an instance came back.
+    /// Resolves it once from a verification's sandbox, as `optional()` does: whether an instance came back.
     func resolveOnce(from container: Resolver) -> Bool
     var scope: ResolverScope { get }
     /// How the graph labels its scope (takes the registry mutex).
     var scopeLabel: String { get }
     /// The edges the graph draws from it whatever its factory resolves: a list's, to each element.
     var structuralEdges: [Resolver.Graph.Edge] { get }
-    /// What `verify()` and the graph list for it, reached from `container`: itself; a collection's
-    /// list, and each element it has there.
+    /// What `verify()` and the graph list for it, reached from `container`: itself; a collection's list,
+    /// and each element it has there.
     func describingLocked(from container: Resolver) -> [RegistrationDescribing]
-    /// For a collection's list resolved under `key` from `container`, the registrations a strict
-    /// test judges (ST2), without those of `own`'s table; nil for anything else.
+    /// For a collection's list resolved under `key` from `container`, the registrations a strict test
+    /// judges (ST2), without those of `own`'s table; nil for anything else.
     func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]?
 }
 
@@ -36,9 +34,7 @@ extension RegistrationDescribing {
     var scopeLabel: String { scopeName(scope) }
     var structuralEdges: [Resolver.Graph.Edge] { [] }
     func describingLocked(from container: Resolver) -> [RegistrationDescribing] { [self] }
-    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? {
-        nil
-    }
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? { nil }
 
     /// The graph node of its key, with its scope (takes the registry mutex).
     var scopedGraphNode: Resolver.Graph.Node {
@@ -69,8 +65,8 @@ extension ResolverRegistration: RegistrationDescribing {
 
     var isMainActorFactory: Bool { isolation == .mainActor }
 
-    /// Its scope's name; for an `implements` registration that keeps no instance of its own
-    /// (`.graph`, `.unique`), the scope of the one it resolves through, whose instance it answers with.
+    /// Its scope's name; for an `implements` registration that keeps no instance of its own (`.graph`,
+    /// `.unique`), the scope of the one it resolves through, whose instance it answers with.
     var scopeLabel: String {
         let (scope, target) = registry.withLock { (scopeStorage, forwardsTo) }
         if let target, scope.kind == .graph || scope.kind == .unique {

@@ -9,11 +9,11 @@ final class StrictTest: @unchecked Sendable {
     /// The test's container: registrations in its own table are the test's.
     let container: Resolver
     let report: @Sendable (Resolver.LiveRegistrationUse) -> Void
-    /// Guards `seen` (its own mutex: a resolve may come here while the registry's is held, from a
-    /// deinit the registry runs).
+    /// Guards `seen` (its own mutex: a resolve may come here while the registry's is held, from a deinit
+    /// the registry runs).
     private let mutex = Mutex.make()
-    /// Registrations made by `register` calls in the test's tasks, and those already reported: not
-    /// reported again. Held, so that no other object takes their address.
+    /// Registrations made by `register` calls in the test's tasks, and those already reported: not reported
+    /// again. Held, so that no other object takes their address.
     private var seen: [ObjectIdentifier: AnyObject] = [:]
 
     init(container: Resolver, report: @escaping @Sendable (Resolver.LiveRegistrationUse) -> Void) {
@@ -29,16 +29,16 @@ final class StrictTest: @unchecked Sendable {
         running.load() != 0
     }
 
-    /// Notes that `registration` was made in this task's strict test, if one runs (the `register`
-    /// funnel calls this); not by `registerAllServices`, whose registrations are the app's.
+    /// Notes that `registration` was made in this task's strict test, if one runs (the `register` funnel
+    /// calls this); not by `registerAllServices`, whose registrations are the app's.
     @usableFromInline
     static func noteRegistered(_ registration: AnyObject) {
         guard isActiveAnywhere, let test = current, !registry.isRegisteringOnThisThread else { return }
         test.mutex.withLock { test.seen[ObjectIdentifier(registration)] = registration }
     }
 
-    /// The resolve of `key` from `container` (nil: the root) in this task: reports each registration
-    /// it uses that is live and not reported yet (ST2), after the app's setup (ST4).
+    /// The resolve of `key` from `container` (nil: the root) in this task: reports each registration it
+    /// uses that is live and not reported yet (ST2), after the app's setup (ST4).
     @usableFromInline
     @inline(never)
     static func check(_ key: RegistryKey, in container: Resolver?) {
@@ -56,8 +56,8 @@ final class StrictTest: @unchecked Sendable {
         }
         guard let registration = found.registration as? RegistrationDescribing else { return }
         let live = registry.withLock { () -> [RegistrationDescribing] in
-            // A list of the test's own container still includes the app's elements: judged part by
-            // part, whoever holds the list.
+            // A list of the test's own container still includes the app's elements: judged part by part,
+            // whoever holds the list.
             let subjects = registration.strictTestPartsLocked(key, from: target, own: test.container)
                 ?? (found.own ? [] : [registration])
             return subjects.filter { !$0.isExemptInStrictTestsLocked }
@@ -71,8 +71,8 @@ final class StrictTest: @unchecked Sendable {
 }
 
 extension ResolverRegistration {
-    /// Whether strict tests let it be used: it has an `onTest`, was marked `allowedInStrictTests()`, or
-    /// (an `implements` registration) resolves through one that does.
+    /// Whether strict tests let it be used: it has an `onTest`, was marked `allowedInStrictTests()`, or (an
+    /// `implements` registration) resolves through one that does.
     var isExemptInStrictTestsLocked: Bool {
         registry.assertLocked()
         return hasTestContext || isAllowedInStrictTests || forwardsTo?.isExemptInStrictTestsLocked == true

@@ -1,15 +1,14 @@
-/// One `verify()` call (DESIGN.md, "Detours"): the registrations, the sandbox, the outcomes, and
-/// the threads resolving them, one at a time. A worker thread takes the registration at `next`,
-/// resolves it, and records the outcome if it is still the current `worker`: one that timed out is
-/// abandoned, and what it records later is ignored.
+/// One `verify()` call (DESIGN.md, "Detours"): the registrations, the sandbox, the outcomes, and the
+/// threads resolving them, one at a time. A worker thread takes the registration at `next`, resolves it,
+/// and records the outcome if it is still the current `worker`: one that timed out is abandoned, and what
+/// it records later is ignored.
 final class VerificationRun: @unchecked Sendable {
-    /// The verification the current task resolves for on a thread not its own (a `@MainActor`
-    /// factory an async factory hopped to).
+    /// The verification the current task resolves for on a thread not its own (a `@MainActor` factory an
+    /// async factory hopped to).
     @TaskLocal static var current: VerificationRun?
 
     enum Outcome {
-        case resolved
-        case skipped
+        case resolved, skipped
         case failed(kind: Resolver.Verification.Failure.Kind, message: String)
     }
 
@@ -63,8 +62,8 @@ final class VerificationRun: @unchecked Sendable {
         outcomes[index...].firstIndex { $0 == nil } ?? outcomes.count
     }
 
-    /// Records the outcome of the registration at `next` and moves past it; the worker ends with it,
-    /// or when none is left. `mutex` held.
+    /// Records the outcome of the registration at `next` and moves past it; the worker ends with it, or
+    /// when none is left. `mutex` held.
     private func decideLocked(_ outcome: Outcome, endingWorker: Bool) {
         outcomes[next] = outcome
         next = undecided(from: next + 1)
@@ -106,8 +105,8 @@ final class VerificationRun: @unchecked Sendable {
         Published.detours.decrement()
     }
 
-    /// A failure on a worker thread (`resolverFailure`): record it against the registration being
-    /// resolved, take this thread's unfinished builds out of their scopes, and end the thread.
+    /// A failure on a worker thread (`resolverFailure`): record it against the registration being resolved,
+    /// take this thread's unfinished builds out of their scopes, and end the thread.
     func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
         if registry.mutex.isHeldByCurrentThread {
             fatalError("RESOLVER: a verification failed while holding the registry lock: \(message)")
@@ -143,14 +142,13 @@ final class VerificationRun: @unchecked Sendable {
     }
 }
 
-/// Runs the async `operation` (a `resolveOnce`) on this verification thread, which runs its task's
-/// jobs (`VerificationExecutor`), with `container`, the sandbox, as the task's root: whether it resolved.
+/// Runs the async `operation` (a `resolveOnce`) on this verification thread, which runs its task's jobs
+/// (`VerificationExecutor`), with `container`, the sandbox, as the task's root: whether it resolved.
 func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
     guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return true }
-    // Not `withRoot`: a failure ends this thread inside the operation, and `withRoot` would never
-    // give back its count of the detour word (the verification's own keeps resolves on the
-    // detour). The verification, for parts of the factories that run on other threads: their
-    // resolves are edges of its graph.
+    // Not `withRoot`: a failure ends this thread inside the operation, and `withRoot` would never give back
+    // its count of the detour word (the verification's own keeps resolves on the detour). The verification,
+    // for parts of the factories that run on other threads: their resolves are edges of its graph.
     let verification = ResolutionContext.existing?.verification
     let executor = VerificationExecutor()
     Task(executorPreference: executor) {
@@ -164,9 +162,9 @@ func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable (
     return executor.runJobs()
 }
 
-/// A task executor (SE-0417) whose jobs a verification's thread runs (DESIGN.md, A4), so the
-/// nonisolated parts of an async factory and of the caching scopes' build tasks run there, where a
-/// failure ends the thread as it does for a synchronous factory; it keeps its tasks' timers too
+/// A task executor (SE-0417) whose jobs a verification's thread runs (DESIGN.md, A4), so the nonisolated
+/// parts of an async factory and of the caching scopes' build tasks run there, where a failure ends the
+/// thread as it does for a synchronous factory; it keeps its tasks' timers too
 /// (`VerificationTimers.swift`).
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
@@ -187,8 +185,7 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
         signal { jobs.append(job) }
     }
 
-    /// Runs the wake-up `job` of a sleeping task on this executor's thread once `nanoseconds` have
-    /// passed.
+    /// Runs the wake-up `job` of a sleeping task on this executor's thread once `nanoseconds` have passed.
     func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
         signal { delayed.add(job, afterNanoseconds: nanoseconds) }
     }
@@ -207,9 +204,9 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
             if let result {
                 return result
             }
-            // A wake-up is a task without an executor preference, which as a job of this executor
-            // would first hop to the global one: it runs here in the global executor's stead, and
-            // the task it resumes comes back to this executor.
+            // A wake-up is a task without an executor preference, which as a job of this executor would
+            // first hop to the global one: it runs here in the global executor's stead, and the task it
+            // resumes comes back to this executor.
             for job in wakeUps {
                 job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
             }
@@ -219,9 +216,9 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// The jobs to run now and the wake-ups due (all once the operation has finished), or its result
-    /// once none is left; waits while there are none, until the next wake-up is due or another
-    /// arrives. `mutex` held.
+    /// The jobs to run now and the wake-ups due (all once the operation has finished), or its result once
+    /// none is left; waits while there are none, until the next wake-up is due or another arrives. `mutex`
+    /// held.
     private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], result: Bool?) {
         while true {
             let wakeUps = delayed.takeDue(all: result != nil)
