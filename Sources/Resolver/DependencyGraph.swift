@@ -71,10 +71,10 @@ extension Resolver {
                 (lhs.description, lhs.typeID) < (rhs.description, rhs.typeID)
             }
 
-            /// The same node with `scope`.
-            func with(scope: String?) -> Node {
+            /// The same node with `scope` (and `element`, when given).
+            func with(scope: String?, element: (registeredAt: String?, instanceType: String?)? = nil) -> Node {
                 Node(typeID: typeID, type: type, name: name, scope: scope, isolation: isolation,
-                     element: isElement ? (registeredAt, instanceType) : nil)
+                     element: element ?? (isElement ? (registeredAt, instanceType) : nil))
             }
         }
 

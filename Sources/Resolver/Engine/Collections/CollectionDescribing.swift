@@ -13,24 +13,19 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
     var serviceType: Any.Type { [Element].self }
     var graphNode: Resolver.Graph.Node { list.graphNode }
     var takesArgumentsLocked: Bool { false }
-    /// A list with a `@MainActor` element: `verify()`'s threads cannot assemble it (each other element is
-    /// verified on its own).
+    /// A list with a `@MainActor` element, which `verify()`'s threads cannot assemble (its other elements
+    /// are verified one by one).
     var isMainActorFactory: Bool { elements.contains { $0.isMainActorFactory } }
     var scope: ResolverScope { list.scope }
     var scopeLabel: String { "collection" }
-
     var structuralEdges: [Resolver.Graph.Edge] {
         elements.map { Resolver.Graph.Edge(from: list.graphNode, to: $0.graphNode) }
     }
 
     func resolveOnce(from container: Resolver) -> Bool {
         let name = list.name
-        guard elements.contains(where: { $0.element.isolation == .async }) else {
-            return container.optional([Element].self, name: name) != nil
-        }
-        return verifyingAsync(from: container) {
-            await container.optionalAsync([Element].self, name: name) != nil
-        }
+        guard elements.contains(where: { $0.element.isolation == .async }) else { return container.optional([Element].self, name: name) != nil }
+        return verifyingAsync(from: container) { await container.optionalAsync([Element].self, name: name) != nil }
     }
 }
 
@@ -54,10 +49,7 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing, @unche
     /// Its list's type and its own name, with where it was registered and the type of the instance it built
     /// (once `resolveOnce` has run): type and name alone do not tell two elements apart.
     var graphNode: Resolver.Graph.Node {
-        let node = element.graphNode
-        return Resolver.Graph.Node(typeID: node.typeID, type: node.type, name: node.name, scope: node.scope,
-                                   isolation: node.isolation,
-                                   element: (element.site?.description, mutex.withLock { instanceType }))
+        element.graphNode.with(scope: nil, element: (element.site?.description, mutex.withLock { instanceType }))
     }
     var takesArgumentsLocked: Bool { element.takesArgumentsLocked }
     var isMainActorFactory: Bool { element.isMainActorFactory }

@@ -1,6 +1,4 @@
-// A container's elements of a list and how a resolve assembles it (DESIGN.md, "Collections"): the list's
-// registration has the unique scope, so it is assembled on every resolve, each element through its own
-// scope.
+// A container's elements of a list and how a resolve assembles it, anew each time (DESIGN.md, "Collections").
 
 /// The factory of a collection's list (`Factory.collection`), over the list's type; `ElementCollection` is
 /// the one kind, over its element type.
@@ -55,28 +53,21 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
                     case .elements(let collection):
                         let count = collection.read { $0.elements.count }
                         for index in 0..<count {
+                            // Each element through its scope: an edge from the list while a graph records.
                             let element = collection.read { UncheckedReference($0.elements[index]) }
-                            if let service = ElementCollection.resolve(element, from: container, section) {
-                                list.append(service)
+                            let service = withRegistryKey(Element.self, element.read { $0.name }) { key in
+                                if Published.detours.load() != 0 {
+                                    GraphRecorder.recordResolve(of: Element.self, key)
+                                }
+                                let scope = ResolverRegistration<Element>.scope(element, from: container, section)
+                                return ResolverRegistration<Element>.keptOrMade(element, through: scope, ResolveRequest(key, from: container, .none), section)
                             }
+                            if let service { list.append(service) }
                         }
                     }
                 }
                 return list
             }
-        }
-    }
-
-    /// One element, through its scope, from `container`: an edge from the list while a graph records.
-    static func resolve(_ element: UncheckedReference<ResolverRegistration<Element>>, from container: UncheckedReference<Resolver>, _ section: borrowing ReadSection) -> Element? {
-        let name = element.read { $0.name }
-        return withRegistryKey(Element.self, name) { key in
-            if Published.detours.load() != 0 {
-                GraphRecorder.recordResolve(of: Element.self, key)
-            }
-            let request = ResolveRequest(key, from: container, .none)
-            let scope = ResolverRegistration<Element>.scope(element, from: container, section)
-            return ResolverRegistration<Element>.keptOrMade(element, through: scope, request, section)
         }
     }
 
@@ -168,18 +159,14 @@ extension ResolverRegistration {
                     if isolation == .none {
                         return .done(ResolverRegistration.keptOrMade(registration, through: scope, request, section))
                     }
-                    if let service = ResolverRegistration.kept(registration, in: scope, request, section) {
-                        return .done(service)
-                    }
+                    if let service = ResolverRegistration.kept(registration, in: scope, request, section) { return .done(service) }
                     return .pending(AsyncPending(registration, scope, resolver))
                 }
             }
         }
         switch step {
-        case .done(let service):
-            return service
-        case .pending(let pending):
-            return await pending.resolve(args)
+        case .done(let service): return service
+        case .pending(let pending): return await pending.resolve(args)
         }
     }
 }

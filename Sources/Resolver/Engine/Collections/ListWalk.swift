@@ -14,12 +14,9 @@ extension ElementCollection {
     static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey, _ section: borrowing ReadSection) -> [ListPart<Element>] {
         for _ in 0..<16 {
             let version = crg_tcache_version_load()
-            if version & 1 == 0 {
-                let parts = walk(from: container, key)
-                if crg_tcache_version_unchanged(version) {
-                    return parts
-                }
-            }
+            guard version & 1 == 0 else { continue }
+            let parts = walk(from: container, key)
+            if crg_tcache_version_unchanged(version) { return parts }
         }
         return registry.withLock { walk(from: container, key) }
     }

@@ -11,13 +11,8 @@ final class GraphRecorder: @unchecked Sendable {
 
     var edges: Set<Resolver.Graph.Edge> { mutex.withLock { recorded } }
 
-    func clear() {
-        mutex.withLock { recorded.removeAll() }
-    }
-
-    func record(_ edge: Resolver.Graph.Edge) {
-        _ = mutex.withLock { recorded.insert(edge) }
-    }
+    func clear() { mutex.withLock { recorded.removeAll() } }
+    func record(_ edge: Resolver.Graph.Edge) { _ = mutex.withLock { recorded.insert(edge) } }
 
     /// The recorder a resolve made now reports to, nil when nothing records (DESIGN.md, "Detours").
     static var current: GraphRecorder? {

@@ -37,9 +37,7 @@ extension RegistrationDescribing {
     func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing]? { nil }
 
     /// The graph node of its key, with its scope (takes the registry mutex).
-    var scopedGraphNode: Resolver.Graph.Node {
-        graphNode.with(scope: scopeLabel)
-    }
+    var scopedGraphNode: Resolver.Graph.Node { graphNode.with(scope: scopeLabel) }
 }
 
 /// "Type" or "Type:name" of `registration` (a `ResolverRegistration`), for messages.

@@ -1,7 +1,6 @@
-/// One `verify()` call (DESIGN.md, "Detours"): the registrations, the sandbox, the outcomes, and the
-/// threads resolving them, one at a time. A worker thread takes the registration at `next`, resolves it,
-/// and records the outcome if it is still the current `worker`: one that timed out is abandoned, and what
-/// it records later is ignored.
+/// One `verify()` call (DESIGN.md, "Detours"): a worker thread at a time takes the registration at `next`,
+/// resolves it in the sandbox, and records the outcome if it is still the current `worker`: one that timed
+/// out is abandoned, and what it records later ignored.
 final class VerificationRun: @unchecked Sendable {
     /// The verification the current task resolves for on a thread not its own (a `@MainActor` factory an
     /// async factory hopped to).
@@ -26,8 +25,7 @@ final class VerificationRun: @unchecked Sendable {
     private var worker = 0
     private var workersStarted = 0
 
-    init(container: Resolver, registrations: [(registration: RegistrationDescribing, takesArguments: Bool)],
-         timeout: Double) {
+    init(container: Resolver, registrations: [(registration: RegistrationDescribing, takesArguments: Bool)], timeout: Double) {
         sandbox = Resolver(mutex: registry.mutex, isolatedScopes: IsolatedScopes(everyCache: true))
         sandbox.add(child: container)
         self.registrations = registrations.map(\.registration)
@@ -67,9 +65,7 @@ final class VerificationRun: @unchecked Sendable {
     private func decideLocked(_ outcome: Outcome, endingWorker: Bool) {
         outcomes[next] = outcome
         next = undecided(from: next + 1)
-        if endingWorker || next == registrations.count {
-            worker = 0
-        }
+        if endingWorker || next == registrations.count { worker = 0 }
         progressed.broadcast()
     }
 
@@ -129,8 +125,7 @@ final class VerificationRun: @unchecked Sendable {
             switch outcome {
             case .resolved?: resolved.append(registration.keyDescription)
             case .skipped?: skipped.append(registration.keyDescription)
-            case .failed(let kind, let message)?:
-                failures.append(.init(service: registration.keyDescription, kind: kind, message: message))
+            case .failed(let kind, let message)?: failures.append(.init(service: registration.keyDescription, kind: kind, message: message))
             case nil: break
             }
         }
@@ -164,8 +159,7 @@ func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable (
 
 /// A task executor (SE-0417) whose jobs a verification's thread runs (DESIGN.md, A4), so the nonisolated
 /// parts of an async factory and of the caching scopes' build tasks run there, where a failure ends the
-/// thread as it does for a synchronous factory; it keeps its tasks' timers too
-/// (`VerificationTimers.swift`).
+/// thread as it does for a synchronous factory. Its timers: `VerificationTimers.swift`.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor the current task's new tasks should prefer (a verification's).
@@ -173,10 +167,10 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
 
     private let mutex = Mutex.make()
     private let arrived = Condition()
-    // Guarded by `mutex`.
+    // Guarded by `mutex`: the jobs to run, the wake-ups to run when due (in the order given), and the
+    // operation's result once it has finished.
     private var jobs: [UnownedJob] = []
-    private var delayed = DelayedJobs()
-    /// The operation's result, once it has finished.
+    var delayed: [(due: ContinuousClock.Instant, job: UnownedJob)] = []
     fileprivate var result: Bool?
 
     deinit { mutex.release() }
@@ -185,12 +179,7 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
         signal { jobs.append(job) }
     }
 
-    /// Runs the wake-up `job` of a sleeping task on this executor's thread once `nanoseconds` have passed.
-    func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
-        signal { delayed.add(job, afterNanoseconds: nanoseconds) }
-    }
-
-    fileprivate func signal(_ change: () -> Void) {
+    func signal(_ change: () -> Void) {
         mutex.withLock {
             change()
             arrived.broadcast()
@@ -201,9 +190,7 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     fileprivate func runJobs() -> Bool {
         while true {
             let (ready, wakeUps, result) = mutex.withLock { takeJobsLocked() }
-            if let result {
-                return result
-            }
+            if let result { return result }
             // A wake-up is a task without an executor preference, which as a job of this executor would
             // first hop to the global one: it runs here in the global executor's stead, and the task it
             // resumes comes back to this executor.
@@ -221,13 +208,13 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
     /// held.
     private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], result: Bool?) {
         while true {
-            let wakeUps = delayed.takeDue(all: result != nil)
+            let wakeUps = takeDueLocked(all: result != nil)
             if !jobs.isEmpty || !wakeUps.isEmpty || result != nil {
                 let ready = jobs
                 jobs = []
                 return (ready, wakeUps, ready.isEmpty && wakeUps.isEmpty ? result : nil)
             }
-            if let wait = delayed.nanosecondsToNext {
+            if let wait = nanosecondsToNextLocked {
                 _ = arrived.waitTimingOut(mutex, nanoseconds: wait)
             } else {
                 _ = arrived.wait(mutex)

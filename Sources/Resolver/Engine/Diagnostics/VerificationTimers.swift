@@ -5,27 +5,25 @@
 @_spi(ExperimentalScheduling) import _Concurrency
 #endif
 
-/// The wake-ups a `VerificationExecutor` runs when their time comes, in the order given. Guarded by the
-/// executor's mutex.
-struct DelayedJobs {
-    private var entries: [(due: ContinuousClock.Instant, job: UnownedJob)] = []
-
-    mutating func add(_ job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
-        entries.append((ContinuousClock.now.advanced(by: .nanoseconds(Int64(clamping: nanoseconds))), job))
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension VerificationExecutor {
+    /// Runs the wake-up `job` of a sleeping task on this executor's thread once `nanoseconds` have passed.
+    func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
+        signal { delayed.append((ContinuousClock.now.advanced(by: .nanoseconds(Int64(clamping: nanoseconds))), job)) }
     }
 
     /// Takes out the wake-ups due now, or every one (`all`: the operation has finished and no one would run
-    /// them later; they wake a cancelled sleep, or a task that outlives the verification).
-    mutating func takeDue(all: Bool) -> [UnownedJob] {
+    /// them later; they wake a cancelled sleep, or a task that outlives the verification). `mutex` held.
+    func takeDueLocked(all: Bool) -> [UnownedJob] {
         let now = ContinuousClock.now
-        let due = entries.filter { all || $0.due <= now }.map(\.job)
-        entries.removeAll { all || $0.due <= now }
+        let due = delayed.filter { all || $0.due <= now }.map(\.job)
+        delayed.removeAll { all || $0.due <= now }
         return due
     }
 
-    /// Nanoseconds until the next wake-up is due (0 if it is), or nil when there is none.
-    var nanosecondsToNext: UInt64? {
-        entries.map(\.due).min().map { DelayedJobs.nanoseconds(of: ContinuousClock.now.duration(to: $0)) }
+    /// Nanoseconds until the next wake-up is due (0 if it is), or nil when there is none. `mutex` held.
+    var nanosecondsToNextLocked: UInt64? {
+        delayed.map(\.due).min().map { Self.nanoseconds(of: ContinuousClock.now.duration(to: $0)) }
     }
 
     /// `duration` in whole nanoseconds, if a `Duration` (another clock's cannot say: 0): 0 if negative, at
@@ -42,11 +40,11 @@ struct DelayedJobs {
 @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 extension VerificationExecutor: SchedulingExecutor {
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        enqueue(wakeUp: UnownedJob(job), afterNanoseconds: DelayedJobs.nanoseconds(of: clock.now.duration(to: instant)))
+        enqueue(wakeUp: UnownedJob(job), afterNanoseconds: Self.nanoseconds(of: clock.now.duration(to: instant)))
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        enqueue(wakeUp: UnownedJob(job), afterNanoseconds: DelayedJobs.nanoseconds(of: delay))
+        enqueue(wakeUp: UnownedJob(job), afterNanoseconds: Self.nanoseconds(of: delay))
     }
 }
 #endif
