@@ -14,10 +14,8 @@ extension Resolver {
         registry.assertLocked()
         let (earlier, replacesPlain) = withRegistryKey([Element].self, name) { key -> ([ResolverRegistration<Element>], Bool) in
             guard let found = storage.table.findLocked(key) else { return ([], false) }
-            guard let collection = ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self)) else {
-                return ([], true)
-            }
-            return (collection.object.elements, false)
+            let collection = ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self))
+            return (collection?.object.elements ?? [], collection == nil)
         }
         let list = ResolverRegistration<[Element]>(name: name, scope: .unique,
                                                    factory: .collection(ElementCollection(earlier + [element], name: name)))

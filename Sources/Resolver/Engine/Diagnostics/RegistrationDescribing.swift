@@ -67,9 +67,7 @@ extension ResolverRegistration: RegistrationDescribing {
     /// `.unique`), the scope of the one it resolves through, whose instance it answers with.
     var scopeLabel: String {
         let (scope, target) = registry.withLock { (scopeStorage, forwardsTo) }
-        if let target, scope.kind == .graph || scope.kind == .unique {
-            return target.scopeLabel
-        }
+        if let target, scope.kind == .graph || scope.kind == .unique { return target.scopeLabel }
         return scopeName(scope)
     }
 
