@@ -15,16 +15,13 @@ extension Resolver {
             /// The registration's name, or nil.
             public let name: String?
             /// The registration's scope (`application`, `graph`, …, or the class of a custom scope),
-            /// `collection` for a list whose elements are added with `register(into:)`, or nil when nothing
-            /// is registered.
+            /// `collection` for a list whose elements are added with `register(into:)`, nil if unregistered.
             public let scope: String?
-            /// What its factory is bound to: `"@MainActor"` for a factory registered as
-            /// `{ @MainActor in … }`, `"async"` for an async factory, nil for a plain one (or nothing
-            /// registered).
+            /// What its factory is bound to: `"@MainActor"` for a factory registered as `{ @MainActor in … }`,
+            /// `"async"` for an async factory, nil for a plain one (or nothing registered).
             public let isolation: String?
             /// For an element of a collection (`register(into:)`), whose name (`[Element] #n`) says nothing
-            /// of where it comes from: where it was registered (`Module/File.swift:LINE`). Nil for other
-            /// nodes.
+            /// of where it comes from: where it was registered (`Module/File.swift:LINE`); else nil.
             public let registeredAt: String?
             /// For an element of a collection: the type of the instance it built, as Swift prints it
             /// (`MetricsPlugin` in a list of `any Plugin`), once a resolve has shown it (`verify()`, and

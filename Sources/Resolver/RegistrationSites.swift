@@ -40,8 +40,7 @@ func registeredAtLine(_ registrations: [RegistrationDescribing]) -> String {
     return located.isEmpty ? "" : "\nRegistered at: " + located.joined(separator: ", ") + "."
 }
 
-/// The places of the registrations this thread is resolving, as a message's last line (empty outside a
-/// resolve).
+/// The places of the registrations this thread is resolving, as a message's last line (or empty).
 var chainPlaces: String {
     registeredAtLine(ResolutionContext.current.chainRegistrations)
 }

@@ -14,11 +14,9 @@ extension Resolver {
                 case returnedNil
                 /// A dependency cycle, on one thread or across threads.
                 case cycle
-                /// It did not finish within the timeout (a factory that blocks, or waits for something that
-                /// never comes).
+                /// It did not finish within the timeout (a factory that blocks, or waits for what never comes).
                 case timedOut
-                /// Another failure: wrong arguments, a failed `implements`, a resolution nested without
-                /// end.
+                /// Another failure: wrong arguments, a failed `implements`, a resolution nested endlessly.
                 case other
             }
 
@@ -82,7 +80,7 @@ extension Resolver {
     /// and reports what failed instead of stopping the program: missing dependencies with the chain that
     /// needed them, cycles, factories that returned nil. Registrations whose factories take arguments are
     /// listed as skipped. Where this container's lookup reaches `Resolver.main` (the app's graph), the
-    /// compile-time- checked keys the program has used since the last `Resolver.reset()` (resolved,
+    /// compile-time-checked keys the program has used since the last `Resolver.reset()` (resolved,
     /// declared in a property wrapper or registered) count too: each through its override here, or else its
     /// own factory; a promised key nobody registered is a `.missing` failure.
     ///
@@ -91,10 +89,10 @@ extension Resolver {
     /// caching scope, so the app's singletons are neither made nor replaced; static resolves and property
     /// wrappers inside the factories use the sandbox too. (A property wrapper given an explicit container,
     /// and custom scope subclasses, reach outside it.) `registerAllServices` runs first if it has not. The
-    /// calling thread waits; the resolves run on threads of their own, one at a time.
+    /// calling thread waits; the resolves run on threads of their own, one at a time, and a failure ends
+    /// its thread: a factory that fails while holding a lock of its own leaves it locked.
     ///
-    /// - Parameter timeout: seconds a registration may take before it is reported as `.timedOut` and left
-    ///   running.
+    /// - Parameter timeout: seconds a registration may take before it is reported `.timedOut`, left running.
     public func verify(timeout: Double = 10) -> Verification {
         registry.ensureRegistered()
         let registrations = registry.withLock {

@@ -203,9 +203,8 @@ final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// The jobs to run now and the wake-ups due (all once the operation has finished), or its result once
-    /// none is left; waits while there are none, until the next wake-up is due or another arrives. `mutex`
-    /// held.
+    /// The jobs to run and the wake-ups due (all once the operation has finished), or its result when none
+    /// is left; waits while there are none, until one arrives or the next wake-up is due. `mutex` held.
     private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], result: Bool?) {
         while true {
             let wakeUps = takeDueLocked(all: result != nil)
