@@ -1,20 +1,12 @@
-// The dependency graph: which registration's factory resolves which service.
-// Found by `verify()`, or recorded while the app resolves (`isRecordingGraph`),
-// and rendered for Graphviz (DOT) or Mermaid.
-
 extension Resolver {
-    /// A dependency graph: one node per service, one edge per "the factory of
-    /// `from` resolves `to`".
+    /// A dependency graph: one node per service, one edge per "the factory of `from` resolves `to`".
     ///
-    /// An edge is recorded whenever a resolve (through any container, the
-    /// static API or a property wrapper) happens while a factory is running on
-    /// the same thread: `@Injected` properties of an object made by a factory
-    /// count, a `@LazyInjected` property counts only if it is first read while
-    /// a factory runs.
+    /// An edge is recorded whenever a resolve (through any container, the static API or a property wrapper)
+    /// happens while a factory is running on the same thread: `@Injected` properties of an object made by a
+    /// factory count, a `@LazyInjected` property counts only if it is first read while a factory runs.
     public struct Graph: Sendable, Equatable {
-        /// A service: its type, its name, and the scope of its registration
-        /// (nil when nothing is registered under that type and name: a
-        /// dependency that is missing, or one resolved with `optional()`).
+        /// A service: its type, its name, and the scope of its registration (nil when nothing is registered
+        /// under that type and name: a dependency that is missing, or one resolved with `optional()`).
         public struct Node: Hashable, Sendable, Comparable, CustomStringConvertible {
             /// The identity of the type (two types may print the same).
             let typeID: UInt64
@@ -22,25 +14,19 @@ extension Resolver {
             public let type: String
             /// The registration's name, or nil.
             public let name: String?
-            /// The registration's scope (`application`, `graph`, …, or the
-            /// class of a custom scope), `collection` for a list whose
-            /// elements are added with `register(into:)`, or nil when nothing
-            /// is registered.
+            /// The registration's scope (`application`, `graph`, …, or the class of a custom scope),
+            /// `collection` for a list whose elements are added with `register(into:)`, nil if unregistered.
             public let scope: String?
-            /// What its factory is bound to: `"@MainActor"` for a factory
-            /// registered as `{ @MainActor in … }`, `"async"` for an async
-            /// factory, nil for a plain one (or nothing registered).
+            /// What its factory is bound to: `"@MainActor"` for a factory registered as `{ @MainActor in … }`,
+            /// `"async"` for an async factory, nil for a plain one (or nothing registered).
             public let isolation: String?
-            /// For an element of a collection (`register(into:)`), whose
-            /// name (`[Element] #n`) says nothing of where it comes from:
-            /// where it was registered (`Module/File.swift:LINE`). Nil for
-            /// other nodes.
+            /// For an element of a collection (`register(into:)`), whose name (`[Element] #n`) says nothing
+            /// of where it comes from: where it was registered (`Module/File.swift:LINE`); else nil.
             public let registeredAt: String?
-            /// For an element of a collection: the type of the instance it
-            /// built, as Swift prints it (`MetricsPlugin` in a list of
-            /// `any Plugin`), once a resolve has shown it (`verify()`, and
-            /// `graph(format:)` through it, resolve each element). Nil
-            /// before, when the factory returned nil, and for other nodes.
+            /// For an element of a collection: the type of the instance it built, as Swift prints it
+            /// (`MetricsPlugin` in a list of `any Plugin`), once a resolve has shown it (`verify()`, and
+            /// `graph(format:)` through it, resolve each element). Nil before, when the factory returned
+            /// nil, and for other nodes.
             public let instanceType: String?
             /// Whether it is an element of a collection.
             let isElement: Bool
@@ -82,10 +68,10 @@ extension Resolver {
                 (lhs.description, lhs.typeID) < (rhs.description, rhs.typeID)
             }
 
-            /// The same node with `scope`.
-            func with(scope: String?) -> Node {
+            /// The same node with `scope` (and `element`, when given).
+            func with(scope: String?, element: (registeredAt: String?, instanceType: String?)? = nil) -> Node {
                 Node(typeID: typeID, type: type, name: name, scope: scope, isolation: isolation,
-                     element: isElement ? (registeredAt, instanceType) : nil)
+                     element: element ?? (isElement ? (registeredAt, instanceType) : nil))
             }
         }
 
@@ -106,23 +92,18 @@ extension Resolver {
         /// Every edge, sorted.
         public let edges: [Edge]
 
-        /// Makes a graph of `nodes` and `edges`; the nodes of the edges are
-        /// added when missing, and a node's scope is taken from `nodes`.
+        /// A graph of `nodes` and `edges`: the nodes of the edges are added when missing, with the scope
+        /// `nodes` gives them.
         init(nodes: some Sequence<Node>, edges: some Sequence<Edge>) {
-            var byKey: [Node: Node] = [:]
-            for node in nodes {
-                byKey[node] = node
-            }
-            var resolvedEdges = Set<Edge>()
-            for edge in edges {
-                let from = byKey[edge.from] ?? edge.from
-                let to = byKey[edge.to] ?? edge.to
+            var byKey = Dictionary(nodes.map { ($0, $0) }, uniquingKeysWith: { $1 })
+            let edges = Set(edges.map { edge in
+                let from = byKey[edge.from, default: edge.from], to = byKey[edge.to, default: edge.to]
                 byKey[from] = from
                 byKey[to] = to
-                resolvedEdges.insert(Edge(from: from, to: to))
-            }
+                return Edge(from: from, to: to)
+            })
             self.nodes = byKey.values.sorted()
-            self.edges = resolvedEdges.sorted()
+            self.edges = edges.sorted()
         }
 
         /// The graph as text for `format`.
@@ -133,9 +114,8 @@ extension Resolver {
             }
         }
 
-        /// The label lines of `node`: its type, its name, its scope (and its
-        /// factory's isolation, if any). A collection's element shows the
-        /// type of the instance it built, where known, and where it was
+        /// The label lines of `node`: its type, its name, its scope (and its factory's isolation, if any).
+        /// A collection's element shows the type of the instance it built, where known, and where it was
         /// registered: its type and name are its list's.
         private func labelLines(of node: Node) -> [String] {
             var lines = [node.instanceType ?? node.type]
@@ -151,11 +131,7 @@ extension Resolver {
         }
 
         private func identifiers() -> [Node: String] {
-            var identifiers: [Node: String] = [:]
-            for (index, node) in nodes.enumerated() {
-                identifiers[node] = "n\(index)"
-            }
-            return identifiers
+            Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1, "n\($0)") })
         }
 
         /// Graphviz: `dot -Tsvg` draws it.
@@ -199,23 +175,14 @@ extension Resolver {
             escaped(text, ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
         }
 
-        /// A Mermaid quoted label's contents: quotes and markup characters
-        /// as Mermaid's entity codes.
+        /// A Mermaid quoted label's contents: quotes and markup characters as Mermaid's entity codes.
         static func mermaidEscaped(_ text: String) -> String {
             escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;", "#": "#35;", "\n": "<br/>"])
         }
 
         /// `text` with each character found in `replacements` replaced.
         private static func escaped(_ text: String, _ replacements: [Character: String]) -> String {
-            var escaped = ""
-            for character in text {
-                if let replacement = replacements[character] {
-                    escaped += replacement
-                } else {
-                    escaped.append(character)
-                }
-            }
-            return escaped
+            text.map { replacements[$0] ?? String($0) }.joined()
         }
     }
 
@@ -227,18 +194,14 @@ extension Resolver {
         case mermaid
     }
 
-    /// The dependency graph of `root`, as text for `format`: the edges
-    /// recorded so far while `isRecordingGraph` is on, or else the graph
-    /// `verify()` finds, which runs every argument-less factory once (see
-    /// `verify(timeout:)`).
+    /// The dependency graph of `root`, as ``graph(format:)-swift.method``.
     public static func graph(format: GraphFormat) -> String {
         root.graph(format: format)
     }
 
-    /// The dependency graph of this container (and its children), as text for
-    /// `format`: the edges recorded so far while `isRecordingGraph` is on, or
-    /// else the graph `verify()` finds, which runs every argument-less factory
-    /// once (see `verify(timeout:)`).
+    /// The dependency graph of this container (and its children), as text for `format`: the edges recorded
+    /// so far while `isRecordingGraph` is on, or else the graph `verify()` finds, which runs every
+    /// argument-less factory once (see `verify(timeout:)`).
     public func graph(format: GraphFormat) -> String {
         if Resolver.isRecordingGraph {
             return recordedGraph.rendered(as: format)
@@ -246,10 +209,9 @@ extension Resolver {
         return verify().graph.rendered(as: format)
     }
 
-    /// Whether every resolve made while a factory runs is recorded as an
-    /// edge of the dependency graph (`graph(format:)`), as the app runs.
-    /// Off by default; switching it on starts an empty recording. While it
-    /// is on, every resolve takes a slower path (a lock per resolve).
+    /// Whether every resolve made while a factory runs is recorded as an edge of the dependency graph
+    /// (`graph(format:)`), as the app runs. Off by default; switching it on starts an empty recording.
+    /// While it is on, every resolve takes a slower path (a lock per resolve).
     public static var isRecordingGraph: Bool {
         get { Published.recordingGraph.load() != 0 }
         set {
@@ -268,55 +230,33 @@ extension Resolver {
         }
     }
 
-    /// The recorded edges, with this container's registrations as nodes.
+    /// The recorded edges, with a node for each registration this container resolves.
     var recordedGraph: Graph {
-        Graph(nodes: registrationNodes(), edges: GraphRecorder.global.edges)
+        Graph(nodes: registry.withLock { reachableRegistrationsLocked() }.map(\.scopedGraphNode),
+              edges: GraphRecorder.global.edges)
     }
 
-    /// A node, with its scope, for each registration this container resolves
-    /// (its own, then its children's, first found wins).
-    func registrationNodes() -> [Graph.Node] {
-        let registrations = registry.withLock { reachableRegistrationsLocked() }
-        return registrations.map(\.scopedGraphNode)
-    }
-
-    /// Every registration a lookup in this container can find, in lookup
-    /// order: its own, then its children's depth first, skipping keys found
-    /// earlier. A collection's list is followed by each element a resolve
-    /// of it from this container includes. The mutex must be held.
+    /// Every registration a lookup in this container can find, in lookup order: its own, then its
+    /// children's depth first, skipping keys found earlier; a collection's list followed by each element a
+    /// resolve of it from here includes. The mutex must be held.
     func reachableRegistrationsLocked() -> [RegistrationDescribing] {
         registry.assertLocked()
         var seen = Set<Graph.Node>()
         var found: [RegistrationDescribing] = []
-        collectRegistrationsLocked(into: &found, seen: &seen)
+        func collect(_ container: Resolver) {
+            let own = container.ownEntriesLocked().compactMap { $0.registration as? RegistrationDescribing }
+            found += own.sorted { $0.graphNode < $1.graphNode }.filter { seen.insert($0.graphNode).inserted }
+            container.children.forEach(collect)
+        }
+        collect(self)
         return found.flatMap { $0.describingLocked(from: self) }
     }
-
-    private func collectRegistrationsLocked(into found: inout [RegistrationDescribing], seen: inout Set<Graph.Node>) {
-        let own = ownEntriesLocked().compactMap { $0.registration as? RegistrationDescribing }
-        for registration in own.sorted(by: { $0.graphNode < $1.graphNode }) where seen.insert(registration.graphNode).inserted {
-            found.append(registration)
-        }
-        for child in children {
-            child.collectRegistrationsLocked(into: &found, seen: &seen)
-        }
-    }
 }
 
-/// How a graph names a scope: the built-in scopes by their static names,
-/// others by their class.
+/// How a graph names a scope: the built-in scopes by their static names, others by their class.
 func scopeName(_ scope: ResolverScope) -> String {
-    switch scope {
-    case ResolverScope.application: return "application"
-    case ResolverScope.cached: return "cached"
-    case ResolverScope.graph: return "graph"
-    case ResolverScope.shared: return "shared"
-    case ResolverScope.unique: return "unique"
-    case ResolverScope.container: return "container"
-    default: return String(describing: type(of: scope))
-    }
-}
-
-private func ~= (pattern: ResolverScope, value: ResolverScope) -> Bool {
-    pattern === value
+    let builtIn: [(ResolverScope, String)] = [(ResolverScope.application, "application"), (ResolverScope.cached, "cached"),
+                                              (ResolverScope.graph, "graph"), (ResolverScope.shared, "shared"),
+                                              (ResolverScope.unique, "unique"), (ResolverScope.container, "container")]
+    return builtIn.first { $0.0 === scope }?.1 ?? String(describing: type(of: scope))
 }

@@ -1,10 +1,8 @@
-// What the program says when a resolve cannot be satisfied. The first line
-// is the original's message, word for word; what follows says what is
-// registered instead, so the fix is obvious.
+// What the program says when a resolve cannot be satisfied. The first line is the original's message, word
+// for word; what follows says what is registered instead, so the fix is obvious.
 
 extension Resolver {
-    /// Stops the program: `Service` (with `name`) could not be resolved in
-    /// `container` (nil: `root`).
+    /// Stops the program: `Service` (with `name`) could not be resolved in `container` (nil: `root`).
     @usableFromInline
     @inline(never)
     static func notResolved<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver?) -> Never {
@@ -33,7 +31,7 @@ extension Resolver {
         if registered.isEmpty, let list = Service.self as? any ResolverArrayType.Type {
             let element = list.elementType
             lines.append("A list of '\(element)' is made of the elements added with `register(into: [\(element)].self) { … }`, in this container and the ones it falls back on.")
-            let elementNames = registry.withLock { container.registeredNamesLocked(ofTypeID: typeID(element)) }
+            let elementNames = registry.withLock { container.registeredNamesLocked(of: element) }
             if !elementNames.isEmpty {
                 lines.append("'\(element)' is registered, but registrations of '\(element)' itself are not collected into a list: add each element with register(into:).")
             }
@@ -45,7 +43,7 @@ extension Resolver {
         }
         if let optional = Service.self as? any ResolverOptionalType.Type {
             let wrapped = optional.wrappedType
-            let wrappedNames = registry.withLock { container.registeredNamesLocked(ofTypeID: typeID(wrapped)) }
+            let wrappedNames = registry.withLock { container.registeredNamesLocked(of: wrapped) }
             if !wrappedNames.isEmpty {
                 lines.append("'\(wrapped)' is registered: to get an optional, call optional() instead of resolving '\(Service.self)'.")
             }
@@ -57,30 +55,16 @@ extension Resolver {
         return lines.joined(separator: "\n") + chainPlaces
     }
 
-    /// The names under which `type` is registered here and in the children
-    /// (nil standing for "no name"). The mutex must be held.
+    /// The names under which `type` is registered here and in the children (nil standing for "no name").
+    /// The mutex must be held.
     func registeredNamesLocked(of type: Any.Type) -> Set<Resolver.Name?> {
         registry.assertLocked()
-        return registeredNamesLocked(ofTypeID: typeID(type))
-    }
-
-    func registeredNamesLocked(ofTypeID typeID: UInt64) -> Set<Resolver.Name?> {
-        registry.assertLocked()
-        var found = Set<Resolver.Name?>()
-        for key in registeredKeysLocked() where key.typeID == typeID {
-            found.insert(key.name)
+        let id = typeID(type)
+        var found = Set(ownEntriesLocked().filter { $0.typeID == id }.map { $0.name.map(KeyName.registeredName) })
+        for child in children {
+            found.formUnion(child.registeredNamesLocked(of: type))
         }
         return found
-    }
-
-    /// Every registration key here and in the children. The mutex must be held.
-    func registeredKeysLocked() -> [(typeID: UInt64, name: Resolver.Name?)] {
-        registry.assertLocked()
-        var keys = ownEntriesLocked().map { (typeID: $0.typeID, name: $0.name.map(KeyName.registeredName)) }
-        for child in children {
-            keys += child.registeredKeysLocked()
-        }
-        return keys
     }
 }
 

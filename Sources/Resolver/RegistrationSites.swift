@@ -1,9 +1,5 @@
-// Where each registration was made: the `#fileID` and `#line` of its
-// `register` call, shown as `Module/File.swift:LINE` in the messages that
-// name a registration, in `verify()`'s list of registrations that replaced
-// another, and in strict tests' issues. Kept in the registration (two words
-// and a line number, filled in by the caller's default arguments); nothing on
-// the resolve path reads it.
+// Where each registration was made (DESIGN.md, "Contexts, strict tests and where registrations were
+// made"): shown in the messages that name a registration, `verify()`'s replacements and strict tests.
 
 /// Where a `register` call is: its `#fileID` and `#line`.
 @frozen
@@ -26,60 +22,38 @@ struct RegistrationSite: Sendable, CustomStringConvertible {
 }
 
 extension ResolverRegistration {
-    /// Where the `register` call that made it is, as `Module/File.swift:LINE`
-    /// (its `#fileID` and `#line`); nil for a registration made by hand
-    /// (`init(resolver:key:name:factory:)`). An `implements` registration
-    /// gives the place of the registration it resolves through.
+    /// Where the `register` call that made it is, as `Module/File.swift:LINE` (its `#fileID` and `#line`);
+    /// nil for a registration made by hand (`init(resolver:key:name:factory:)`). An `implements`
+    /// registration gives the place of the registration it resolves through.
     public var registeredAt: String? {
         site?.description
     }
 }
 
-extension RegistrationDescribing {
-    /// Where its `register` call is: unknown unless it says (a collection's
-    /// list and elements are made by `register(into:)`).
-    var site: RegistrationSite? {
-        nil
-    }
-
-    /// "Type" or "Type:name", then where it was registered, if known:
-    /// "Type:name (Module/File.swift:LINE)".
-    var locatedDescription: String {
-        guard let site else {
-            return keyDescription
-        }
-        return "\(keyDescription) (\(site))"
-    }
-}
-
-/// The places of the registrations in a chain a message names, as the
-/// message's last line: "Registered at: A (Module/A.swift:3), B
-/// (Module/B.swift:9)." Empty when no place is known.
+/// The places of the registrations in a chain a message names, as the message's last line: "Registered at:
+/// A (Module/A.swift:3), B (Module/B.swift:9)." Empty when no place is known.
 func registeredAtLine(_ registrations: [RegistrationDescribing]) -> String {
     var seen = Set<ObjectIdentifier>()
-    let located = registrations.filter { $0.site != nil && seen.insert(ObjectIdentifier($0)).inserted }
-    guard !located.isEmpty else {
-        return ""
+    let located = registrations.compactMap { registration in
+        registration.site.flatMap { seen.insert(ObjectIdentifier(registration)).inserted ? "\(registration.keyDescription) (\($0))" : nil }
     }
-    return "\nRegistered at: " + located.map(\.locatedDescription).joined(separator: ", ") + "."
+    return located.isEmpty ? "" : "\nRegistered at: " + located.joined(separator: ", ") + "."
 }
 
-/// The places of the registrations this thread is resolving, as a
-/// message's last line (empty outside a resolve).
+/// The places of the registrations this thread is resolving, as a message's last line (or empty).
 var chainPlaces: String {
     registeredAtLine(ResolutionContext.current.chainRegistrations)
 }
 
 extension Resolver.Verification {
-    /// A registration that replaced an earlier one for the same type and
-    /// name in the same container: not a failure (a mock replaces the live
-    /// service on purpose), but worth seeing when two modules register one
-    /// service and the later one wins.
+    /// A registration that replaced an earlier one for the same type and name in the same container: not a
+    /// failure (a mock replaces the live service on purpose), but worth seeing when two modules register
+    /// one service and the later one wins.
     public struct Replacement: Sendable, Equatable, CustomStringConvertible {
         /// "Type" or "Type:name".
         public let service: String
-        /// Where the registration in use was made (`Module/File.swift:LINE`),
-        /// or "an unknown place" for one made by hand.
+        /// Where the registration in use was made (`Module/File.swift:LINE`), or "an unknown place" for one
+        /// made by hand.
         public let registeredAt: String
         /// Where the registration it replaced was made.
         public let replacedRegistrationAt: String
@@ -92,9 +66,8 @@ extension Resolver.Verification {
 }
 
 extension Resolver {
-    /// Records, for `verify()`, that `registration` replaced `replaced` in
-    /// this container: the latest replacement per key, in the order keys
-    /// were first replaced. The mutex must be held.
+    /// Records, for `verify()`, that `registration` replaced `replaced` in this container: the latest
+    /// replacement per key, in the order keys were first replaced. The mutex must be held.
     func recordReplacementLocked(of replaced: RegistrationDescribing, by registration: RegistrationDescribing,
                                  typeID: UInt64, name: Resolver.Name?) {
         registry.assertLocked()
@@ -110,8 +83,7 @@ extension Resolver {
         }
     }
 
-    /// The replacements recorded here and in the children (each container
-    /// once). The mutex must be held.
+    /// The replacements recorded here and in the children (each container once). The mutex must be held.
     func replacementsLocked() -> [RecordedReplacement] {
         registry.assertLocked()
         var seen = Set<ObjectIdentifier>()
@@ -126,8 +98,8 @@ extension Resolver {
     }
 }
 
-/// A replacement as `putLocked` records it (under the registry mutex):
-/// what `verify()` describes (`Verification.Replacement`) when it asks.
+/// A replacement as `putLocked` records it (under the registry mutex): what `verify()` describes
+/// (`Verification.Replacement`) when it asks.
 struct RecordedReplacement {
     let service: Any.Type
     let name: Resolver.Name?

@@ -1,19 +1,5 @@
-// verify(): resolve every registration once, collecting what would have
-// stopped the program instead of stopping it.
-//
-// A failure deep inside a factory cannot return to its caller (`resolve()`
-// returns a service, or nothing at all), so registrations are resolved on a
-// thread of the verification's own: a failure there is recorded and ends
-// that thread (`EngineThread.exit`), and the next registration is resolved on a
-// new one. What ending a thread skips:
-// - builds of a caching scope the thread had started: taken out of their
-//   scope first, so no other thread waits for them;
-// - its read section: left by the thread-exit handling of the C core;
-// - references held by the frames it leaves: leaked (a failed verification
-//   is a bug report, not a steady state);
-// - locks: none of ours is held where a failure is reported (checked; if one
-//   were, the program stops as it would without verification). A factory
-//   that fails while holding a lock of its own leaves it locked.
+// verify(): every registration resolved once, on threads of the verification's own, collecting what would
+// have stopped the program (DESIGN.md, "Detours").
 
 extension Resolver {
     /// What `verify()` found: each registration resolved, failed or skipped.
@@ -28,11 +14,9 @@ extension Resolver {
                 case returnedNil
                 /// A dependency cycle, on one thread or across threads.
                 case cycle
-                /// It did not finish within the timeout (a factory that
-                /// blocks, or waits for something that never comes).
+                /// It did not finish within the timeout (a factory that blocks, or waits for what never comes).
                 case timedOut
-                /// Another failure: wrong arguments, a failed `implements`,
-                /// a resolution nested without end.
+                /// Another failure: wrong arguments, a failed `implements`, a resolution nested endlessly.
                 case other
             }
 
@@ -54,17 +38,14 @@ extension Resolver {
         public let resolved: [String]
         /// The registrations that failed, with why.
         public let failures: [Failure]
-        /// The registrations not resolved because their factories take
-        /// arguments, which `verify()` cannot make up, or are `@MainActor`,
-        /// which its threads cannot run (<doc:Concurrency>).
+        /// The registrations not resolved because their factories take arguments, which `verify()` cannot
+        /// make up, or are `@MainActor`, which its threads cannot run (<doc:Concurrency>).
         public let skipped: [String]
         /// The dependency graph the resolves showed.
         public let graph: Graph
-        /// The registrations that replaced another for the same type and
-        /// name (in this container or its children), with both places: not
-        /// failures (a mock replaces the live service on purpose), but the
-        /// way to see that two modules register one service and the later
-        /// one wins.
+        /// The registrations that replaced another for the same type and name (in this container or its
+        /// children), with both places: not failures (a mock replaces the live service on purpose), but the
+        /// way to see that two modules register one service and the later one wins.
         public let replacements: [Replacement]
 
         /// True when no registration failed.
@@ -72,9 +53,8 @@ extension Resolver {
             failures.isEmpty
         }
 
-        /// A summary line, then each failure with its message, then the
-        /// skipped registrations, then the registrations that replaced
-        /// another.
+        /// A summary line, then each failure with its message, then the skipped registrations, then the
+        /// registrations that replaced another.
         public var description: String {
             var lines = ["Resolver.verify(): \(resolved.count) resolved, \(failures.count) failed, \(skipped.count) skipped."]
             for failure in failures {
@@ -91,48 +71,38 @@ extension Resolver {
         }
     }
 
-    /// Verifies `root` (see the instance method).
-    ///
-    /// - Parameter timeout: seconds a registration may take before it is
-    ///   reported as `.timedOut` and left running.
+    /// Verifies `root`, as ``verify(timeout:)-swift.method``.
     public static func verify(timeout: Double = 10) -> Verification {
         root.verify(timeout: timeout)
     }
 
-    /// Resolves every registration this container can find (its own and its
-    /// children's; each name) once, and reports what failed instead of
-    /// stopping the program: missing dependencies with the chain that needed
-    /// them, cycles, factories that returned nil. Registrations whose
-    /// factories take arguments are listed as skipped. Where this container's
-    /// lookup reaches `Resolver.main` (the app's graph), the compile-time-
-    /// checked keys the program has used since the last `Resolver.reset()`
-    /// (resolved, declared in a property wrapper or registered) count too:
-    /// each through its override here, or else its own factory; a promised
-    /// key nobody registered is a `.missing` failure.
+    /// Resolves every registration this container can find (its own and its children's; each name) once,
+    /// and reports what failed instead of stopping the program: missing dependencies with the chain that
+    /// needed them, cycles, factories that returned nil. Registrations whose factories take arguments are
+    /// listed as skipped. Where this container's lookup reaches `Resolver.main` (the app's graph), the
+    /// compile-time-checked keys the program has used since the last `Resolver.reset()` (resolved,
+    /// declared in a property wrapper or registered) count too: each through its override here, or else its
+    /// own factory; a promised key nobody registered is a `.missing` failure.
     ///
-    /// **This runs your factories**, once each, as a resolve would: call it
-    /// at start-up in a debug build, or in a test. It resolves in a sandbox,
-    /// a child of this container with caches of its own for every caching
-    /// scope, so the app's singletons are neither made nor replaced; static
-    /// resolves and property wrappers inside the factories use the sandbox
-    /// too. (A property wrapper given an explicit container, and custom scope
-    /// subclasses, reach outside it.) `registerAllServices` runs first if it
-    /// has not. The calling thread waits; the resolves run on threads of
-    /// their own, one at a time.
+    /// **This runs your factories**, once each, as a resolve would: call it at start-up in a debug build,
+    /// or in a test. It resolves in a sandbox, a child of this container with caches of its own for every
+    /// caching scope, so the app's singletons are neither made nor replaced; static resolves and property
+    /// wrappers inside the factories use the sandbox too. (A property wrapper given an explicit container,
+    /// and custom scope subclasses, reach outside it.) `registerAllServices` runs first if it has not. The
+    /// calling thread waits; the resolves run on threads of their own, one at a time, and a failure ends
+    /// its thread: a factory that fails while holding a lock of its own leaves it locked.
     ///
-    /// - Parameter timeout: seconds a registration may take before it is
-    ///   reported as `.timedOut` and left running.
+    /// - Parameter timeout: seconds a registration may take before it is reported `.timedOut`, left running.
     public func verify(timeout: Double = 10) -> Verification {
         registry.ensureRegistered()
         let registrations = registry.withLock {
-            // The keys used so far that no registration here overrides
-            // resolve their own registrations; a promise nobody kept fails.
+            // The keys used so far that no registration here overrides resolve their own registrations; a
+            // promise nobody kept fails.
             let reachable = reachableRegistrationsLocked()
             return (reachable + KeyDefaults.unshadowedLocked(besides: reachable, from: self)).map {
                 (registration: $0, takesArguments: $0.takesArgumentsLocked || $0.isMainActorFactory)
             }
         }
-        let run = VerificationRun(container: self, registrations: registrations, timeout: timeout)
-        return run.run()
+        return VerificationRun(container: self, registrations: registrations, timeout: timeout).run()
     }
 }

@@ -1,26 +1,21 @@
-// Adding an element to a container's list (`register(into:)`), and the
-// elements' names.
-
-// MARK: - Adding an element
+/// A list's type identity (of `[Element]`) and name.
+struct CollectionKey: Hashable {
+    let typeID: UInt64
+    let name: String?
+}
 
 extension Resolver {
-    /// Adds `element` to this container's list of `[Element]` under `name`:
-    /// a new list registration with the container's earlier elements (none
-    /// when the key held a plain registration, or nothing) and `element`
-    /// after them, which replaces the old one (retired). Adding an element
-    /// replaces no registration of the app's: `verify()` lists a replacement
-    /// only where the list replaces a plain registration. 0, or an error code (out of memory:
-    /// the table is unchanged). The mutex must be held.
+    /// Adds `element` to this container's list of `[Element]` under `name`: a new list registration with
+    /// the container's earlier elements (none when the key held a plain registration, or nothing) and
+    /// `element` after them, which replaces the old one (retired). `verify()` lists a replacement only
+    /// where it replaces a plain registration. 0, or an error code (out of memory: the table is unchanged).
+    /// The mutex must be held.
     func addElementLocked<Element>(_ element: ResolverRegistration<Element>, toList name: Resolver.Name?) -> Int32 {
         registry.assertLocked()
         let (earlier, replacesPlain) = withRegistryKey([Element].self, name) { key -> ([ResolverRegistration<Element>], Bool) in
-            guard let found = storage.table.findLocked(key) else {
-                return ([], false)
-            }
-            guard let collection = ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self)) else {
-                return ([], true)
-            }
-            return (collection.object.elements, false)
+            guard let found = storage.table.findLocked(key) else { return ([], false) }
+            let collection = ElementCollection<Element>.of(found.unsafeCast(to: ResolverRegistration<[Element]>.self))
+            return (collection?.object.elements ?? [], collection == nil)
         }
         let list = ResolverRegistration<[Element]>(name: name, scope: .unique,
                                                    factory: .collection(ElementCollection(earlier + [element], name: name)))
@@ -29,10 +24,9 @@ extension Resolver {
 }
 
 extension Registry {
-    /// A name for the next element of the list of `[Element]` under `name`,
-    /// which no other registration has: "[Element] #n", or
-    /// "[Element]:name #n", numbered from 1 per list in the order elements
-    /// are added anywhere. The mutex must be held.
+    /// A name no other registration has for the next element of the list of `[Element]` under `name`:
+    /// "[Element] #n" or "[Element]:name #n", numbered from 1 per list in the order elements are added
+    /// anywhere. The mutex must be held.
     func elementNameLocked<Element>(_: Element.Type, list name: Resolver.Name?) -> Resolver.Name {
         assertLocked()
         let key = CollectionKey(typeID: typeID([Element].self), name: name?.rawValue)

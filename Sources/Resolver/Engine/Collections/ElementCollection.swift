@@ -1,55 +1,26 @@
-import CRegistry
+// A container's elements of a list and how a resolve assembles it, anew each time (DESIGN.md, "Collections").
 
-// Collections: `register(into: [Element].self) { … }` adds an element, and a
-// resolve of `[Element]` gives the elements of every container the lookup
-// reaches, parents first (`Collections.swift` states the order).
-//
-// Each element is a `ResolverRegistration<Element>` of its own, under a name
-// no other registration has (`[Element] #n`): the caching scopes key their
-// instances by type and name, so two `.application` elements are two
-// instances. A container's elements for (`[Element]`, name) are held by one
-// immutable `ElementCollection`, the factory of the container's registration
-// under that key. Adding an element puts a new registration there, with the
-// container's earlier elements and the new one; the table publishes it and
-// retires the old one, as for any registration (DESIGN.md, R2, R3). So a
-// resolve reads a container's elements with one table probe, and no lock.
-//
-// The list's registration has the unique scope: the list is assembled on
-// every resolve, each element through its own scope.
-
-/// The identity of a list: the type identity of `[Element]` and its name.
-struct CollectionKey: Hashable {
-    let typeID: UInt64
-    let name: String?
-}
-
-/// The factory of a collection's list (`ResolverRegistration.Factory.collection`),
-/// over the list's type; `ElementCollection` is the one kind, over its
-/// element type.
+/// The factory of a collection's list (`Factory.collection`), over the list's type; `ElementCollection` is
+/// the one kind, over its element type.
 @usableFromInline
 class CollectionAssembly<Service> {
     /// The list, resolved from `resolver` (a synchronous resolve).
-    func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> Service? { preconditionFailure("abstract") }
 
-    /// The list of `list` (the registration whose factory this is), resolved
-    /// from `resolver` by `resolveAsync`.
+    /// The list of `list` (the registration whose factory this is), resolved by `resolveAsync`.
     nonisolated(nonsending)
-    func assembleAsync(_ list: ResolverRegistration<Service>, from resolver: Resolver, _ args: Any?) async -> Service? {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    func assembleAsync(_ list: ResolverRegistration<Service>, from resolver: Resolver, _ args: Any?) async -> Service? { preconditionFailure("abstract") }
 
-    /// What `verify()` and the graph see of `list` from `container`: the
-    /// list, then each element a resolve from there includes. The mutex must
-    /// be held.
-    func describingLocked(_ list: ResolverRegistration<Service>, from container: Resolver) -> [RegistrationDescribing] {
-        preconditionFailure("CollectionAssembly is abstract")
-    }
+    /// What `verify()` and the graph see of `list` from `container`: the list, then each element a resolve
+    /// from there includes. The mutex must be held.
+    func describingLocked(_ list: ResolverRegistration<Service>, from container: Resolver) -> [RegistrationDescribing] { preconditionFailure("abstract") }
+
+    /// As `RegistrationDescribing.strictTestPartsLocked`.
+    func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] { preconditionFailure("abstract") }
 }
 
-/// One container's elements of a list (`[Element]` under `name`), in the
-/// order they were registered. Immutable: adding an element makes a new one.
+/// One container's elements of a list (`[Element]` under `name`), in the order registered. Immutable:
+/// adding an element makes a new one.
 final class ElementCollection<Element>: CollectionAssembly<[Element]> {
     let elements: [ResolverRegistration<Element>]
     /// The list's name.
@@ -60,47 +31,13 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         self.name = name
     }
 
-    /// The elements `list` holds, or nil when `list` (a registration under
-    /// the key of `[Element]`) is a plain one, `register { [...] }`.
+    /// The elements `list` holds, or nil when `list` is a plain registration, `register { [...] }`.
     static func of(_ list: UncheckedReference<ResolverRegistration<[Element]>>) -> UncheckedReference<ElementCollection>? {
         list.read { list in
-            guard list.isolation == .collection, case .collection(let assembly) = list.factory else {
-                return nil
-            }
+            guard list.isolation == .collection, case .collection(let assembly) = list.factory else { return nil }
             return UncheckedReference(unsafeDowncast(assembly, to: ElementCollection.self))
         }
     }
-
-    // MARK: - The containers a list is made of
-
-    /// The parts of the list resolved from `container`, read as they were at
-    /// one moment: the walk is repeated while it overlapped a write (the
-    /// version word moved), and after 16 tries made holding the mutex, as a
-    /// table probe that keeps failing takes it (DESIGN.md, R1).
-    static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey,
-                      _ section: borrowing ReadSection) -> [ListPart<Element>] {
-        for _ in 0..<16 {
-            let version = RegistryWriteVersion.load()
-            if version & 1 == 0 {
-                var walk = ListWalk<Element>(key: key)
-                walk.visit(container)
-                if RegistryWriteVersion.isUnchanged(since: version) {
-                    return walk.parts
-                }
-            }
-        }
-        return registry.withLock { partsLocked(from: container, key) }
-    }
-
-    /// `parts(from:_:_:)`, holding the mutex.
-    static func partsLocked(from container: UncheckedReference<Resolver>, _ key: RegistryKey) -> [ListPart<Element>] {
-        registry.assertLocked()
-        var walk = ListWalk<Element>(key: key)
-        walk.visit(container)
-        return walk.parts
-    }
-
-    // MARK: - Resolving
 
     override func assemble(from resolver: Resolver, _ arguments: ArgumentsPointer) -> [Element]? {
         withRegistryKey([Element].self, name) { key in
@@ -112,17 +49,20 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
                     case .plain(let registration):
                         let request = ResolveRequest(key, from: container, arguments)
                         let scope = ResolverRegistration<[Element]>.scope(registration, from: container, section)
-                        if let base = ResolverRegistration<[Element]>.keptOrMade(registration, through: scope, request,
-                                                                                 section) {
-                            list.append(contentsOf: base)
-                        }
+                        list += ResolverRegistration<[Element]>.keptOrMade(registration, through: scope, request, section) ?? []
                     case .elements(let collection):
                         let count = collection.read { $0.elements.count }
                         for index in 0..<count {
+                            // Each element through its scope: an edge from the list while a graph records.
                             let element = collection.read { UncheckedReference($0.elements[index]) }
-                            if let service = ElementCollection.resolve(element, from: container, section) {
-                                list.append(service)
+                            let service = withRegistryKey(Element.self, element.read { $0.name }) { key in
+                                if Published.detours.load() != 0 {
+                                    GraphRecorder.recordResolve(of: Element.self, key)
+                                }
+                                let scope = ResolverRegistration<Element>.scope(element, from: container, section)
+                                return ResolverRegistration<Element>.keptOrMade(element, through: scope, ResolveRequest(key, from: container, .none), section)
                             }
+                            if let service { list.append(service) }
                         }
                     }
                 }
@@ -131,53 +71,36 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         }
     }
 
-    /// One element, through its scope, from `container` (a synchronous
-    /// resolve): recorded as an edge from the list while a graph records.
-    static func resolve(_ element: UncheckedReference<ResolverRegistration<Element>>, from container: UncheckedReference<Resolver>, _ section: borrowing ReadSection) -> Element? {
-        let name = element.read { $0.name }
-        return withRegistryKey(Element.self, name) { key in
-            if Published.detours.load() != 0 {
-                GraphRecorder.recordResolve(of: Element.self, key)
-            }
-            let request = ResolveRequest(key, from: container, .none)
-            let scope = ResolverRegistration<Element>.scope(element, from: container, section)
-            return ResolverRegistration<Element>.keptOrMade(element, through: scope, request, section)
-        }
-    }
-
     nonisolated(nonsending)
-    override func assembleAsync(_ list: ResolverRegistration<[Element]>, from resolver: Resolver,
-                                _ args: Any?) async -> [Element]? {
+    override func assembleAsync(_ list: ResolverRegistration<[Element]>, from resolver: Resolver, _ args: Any?) async -> [Element]? {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
         if parent.contains(ObjectIdentifier(list)) {
             let chain = parent.chain.drop { $0 != list.keyDescription } + [list.keyDescription]
             resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
                             kind: .cycle)
         }
-        // Held by strong references: the read section ends before the first
-        // suspension.
+        // Held by strong references: the read section ends before the first suspension.
         let parts = withRegistryKey([Element].self, name) { key in
             ReadSection.run { section in
-                ElementCollection.parts(from: UncheckedReference(resolver), key, section).map(OwnedListPart.init)
+                ElementCollection.parts(from: UncheckedReference(resolver), key, section).map {
+                    part -> (plain: ResolverRegistration<[Element]>?, elements: [ResolverRegistration<Element>]) in
+                    switch part {
+                    case .plain(let registration): (registration.object, [])
+                    case .elements(let collection): (nil, collection.object.elements)
+                    }
+                }
             }
         }
-        // Resolves made by the elements' factories are theirs; the list's
-        // own (of each element) are edges from the list.
+        // Resolves made by the elements' factories are theirs; the list's own are edges from it.
         let frame = AsyncFrame(registration: ObjectIdentifier(list), description: list.keyDescription, node: list.graphNode,
                                parent: parent, graph: parent.graph)
         return await AsyncFrame.$current.withValue(frame) {
             var assembled: [Element] = []
             for part in parts {
-                switch part {
-                case .plain(let registration):
-                    if let base = await registration.resolveAsync(from: resolver, args, recordingEdge: false) {
-                        assembled.append(contentsOf: base)
-                    }
-                case .elements(let elements):
-                    for element in elements {
-                        if let service = await element.resolveAsync(from: resolver, nil, recordingEdge: true) {
-                            assembled.append(service)
-                        }
+                assembled += await part.plain?.resolveAsync(from: resolver, args, recordingEdge: false) ?? []
+                for element in part.elements {
+                    if let service = await element.resolveAsync(from: resolver, nil, recordingEdge: true) {
+                        assembled.append(service)
                     }
                 }
             }
@@ -185,18 +108,29 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         }
     }
 
-    // MARK: - verify() and the graph
-
     override func describingLocked(_ list: ResolverRegistration<[Element]>, from container: Resolver) -> [RegistrationDescribing] {
         registry.assertLocked()
-        let parts = withRegistryKey([Element].self, name) { key in
-            ElementCollection.partsLocked(from: UncheckedReference(container), key)
-        }
+        let parts = withRegistryKey([Element].self, name) { ElementCollection.walk(from: UncheckedReference(container), $0) }
         var elements: [CollectionElementDescribing<Element>] = []
         for case .elements(let collection) in parts {
             elements += collection.object.elements.map(CollectionElementDescribing.init)
         }
         return [CollectionListDescribing(list, elements: elements)] + elements
+    }
+
+    override func strictTestPartsLocked(_ key: RegistryKey, from container: Resolver, own: Resolver) -> [RegistrationDescribing] {
+        registry.assertLocked()
+        let ownList = own.storage.table.findLocked(key)
+        let ownElements = ownList.flatMap { ElementCollection.of($0.unsafeCast(to: ResolverRegistration<[Element]>.self)) }
+            .map { Set($0.object.elements.map(ObjectIdentifier.init)) } ?? []
+        return ElementCollection.walk(from: UncheckedReference(container), key).flatMap { part -> [RegistrationDescribing] in
+            switch part {
+            case .plain(let registration):
+                return ownList?.object === registration.object ? [] : [registration.object]
+            case .elements(let collection):
+                return collection.object.elements.filter { !ownElements.contains(ObjectIdentifier($0)) }
+            }
+        }
     }
 }
 
@@ -204,17 +138,13 @@ extension ResolverRegistration {
     /// This collection's list, resolved from `resolver` by `resolveAsync`.
     nonisolated(nonsending)
     func assembleAsync(from resolver: Resolver, _ args: Any?) async -> Service? {
-        guard case .collection(let assembly) = factory else {
-            return nil
-        }
+        guard case .collection(let assembly) = factory else { return nil }
         return await assembly.assembleAsync(self, from: resolver, args)
     }
 
-    /// Resolves this registration (not looked up: a list's element or plain
-    /// registration) from `resolver` in async code, as `resolveAsync` would
-    /// once it had found it, without the decorator (the list is what was
-    /// asked for). `recordingEdge`: an edge from the list while a graph
-    /// records.
+    /// Resolves this registration (a list's element or plain registration, not looked up) in async code, as
+    /// `resolveAsync` would once it had found it, without the decorator (the list is what was asked for).
+    /// `recordingEdge`: an edge from the list while a graph records.
     nonisolated(nonsending)
     func resolveAsync(from resolver: Resolver, _ args: Any?, recordingEdge: Bool) async -> Service? {
         let step = withArguments(args) { arguments in
@@ -229,28 +159,14 @@ extension ResolverRegistration {
                     if isolation == .none {
                         return .done(ResolverRegistration.keptOrMade(registration, through: scope, request, section))
                     }
-                    if let service = ResolverRegistration.kept(registration, in: scope, request, section) {
-                        return .done(service)
-                    }
+                    if let service = ResolverRegistration.kept(registration, in: scope, request, section) { return .done(service) }
                     return .pending(AsyncPending(registration, scope, resolver))
                 }
             }
         }
         switch step {
-        case .done(let service):
-            return service
-        case .pending(let pending):
-            return await pending.resolve(args)
+        case .done(let service): return service
+        case .pending(let pending): return await pending.resolve(args)
         }
-    }
-
-    /// What `verify()` and the graph see of this registration from
-    /// `container`: itself, or for a collection's list, the list and its
-    /// elements. The mutex must be held.
-    func describingLocked(from container: Resolver) -> [RegistrationDescribing] {
-        guard case .collection(let assembly) = factory else {
-            return [self]
-        }
-        return assembly.describingLocked(self, from: container)
     }
 }

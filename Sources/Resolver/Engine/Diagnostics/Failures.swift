@@ -6,27 +6,20 @@ import Musl
 import Darwin
 #endif
 
-// How the engine stops the program (or a verification's thread) with a
-// message, names a service in one, and writes a warning.
-
 /// Standard error, for `print(_:to:)`.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
         var string = string
-        string.withUTF8 { bytes in
-            writeToStandardError(bytes)
-        }
+        string.withUTF8(writeToStandardError)
     }
 }
 
-/// Writes `bytes` to file descriptor 2.
 private func writeToStandardError(_ bytes: UnsafeBufferPointer<UInt8>) {
     _ = write(2, bytes.baseAddress, bytes.count)
 }
 
-/// Stops the program with `message`, after passing it to the failure hook;
-/// on a thread that verifies, ends that thread instead, with the failure
-/// collected (`VerificationRun`).
+/// Stops the program with `message`, after passing it to the failure hook; on a thread that verifies, ends
+/// that thread instead, with the failure collected (`VerificationRun`).
 @usableFromInline
 func resolverFailure(_ message: String, kind: Resolver.Verification.Failure.Kind = .other,
                      file: StaticString = #file, line: UInt = #line) -> Never {
@@ -39,6 +32,5 @@ func resolverFailure(_ message: String, kind: Resolver.Verification.Failure.Kind
 
 /// "Type" or "Type:name".
 func describe(_ type: Any.Type, _ name: Resolver.Name?) -> String {
-    guard let name else { return String(describing: type) }
-    return "\(type):\(name.rawValue)"
+    name.map { "\(type):\($0.rawValue)" } ?? String(describing: type)
 }

@@ -1,6 +1,5 @@
-/// Collects the edges of a dependency graph: the app-wide recording
-/// (`Resolver.isRecordingGraph`), or one verification's. Any thread may
-/// record; its own mutex guards the edges (never the registry's).
+/// Collects the edges of a dependency graph: the app-wide recording (`Resolver.isRecordingGraph`), or one
+/// verification's. Any thread may record; its own mutex guards the edges (never the registry's).
 @usableFromInline
 final class GraphRecorder: @unchecked Sendable {
     static let global = GraphRecorder()
@@ -8,27 +7,14 @@ final class GraphRecorder: @unchecked Sendable {
     private let mutex = Mutex.make()
     private var recorded = Set<Resolver.Graph.Edge>()
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
-    /// The edges recorded so far.
-    var edges: Set<Resolver.Graph.Edge> {
-        mutex.withLock { recorded }
-    }
+    var edges: Set<Resolver.Graph.Edge> { mutex.withLock { recorded } }
 
-    func clear() {
-        mutex.withLock { recorded.removeAll() }
-    }
+    func clear() { mutex.withLock { recorded.removeAll() } }
+    func record(_ edge: Resolver.Graph.Edge) { _ = mutex.withLock { recorded.insert(edge) } }
 
-    func record(_ edge: Resolver.Graph.Edge) {
-        _ = mutex.withLock { recorded.insert(edge) }
-    }
-
-    /// The recorder a resolve made now reports to: the verification this
-    /// thread works for, or the one the task runs for (on another thread,
-    /// as a `@MainActor` factory that an async factory hopped to), else the
-    /// app-wide recording while it is on; nil when nothing records.
+    /// The recorder a resolve made now reports to, nil when nothing records (DESIGN.md, "Detours").
     static var current: GraphRecorder? {
         if let verification = ResolutionContext.existing?.verification ?? VerificationRun.current {
             return verification.recorder
@@ -36,12 +22,8 @@ final class GraphRecorder: @unchecked Sendable {
         return Published.recordingGraph.load() != 0 ? global : nil
     }
 
-    /// The one place that records an edge (every resolve path calls it on
-    /// its detour): when something records (`current`) and a factory is
-    /// running, an edge from that factory's service to the service about to
-    /// be resolved, `type` under `key`. The factory is the innermost one
-    /// running on this thread (synchronous factories), else the async
-    /// factory this task runs (`AsyncFrame`).
+    /// The one place that records an edge, on every resolve path's detour: from the innermost factory
+    /// running on this thread, else the async factory this task runs (`AsyncFrame`), to `type`.
     @usableFromInline
     @inline(never)
     static func recordResolve(of type: Any.Type, _ key: RegistryKey) {

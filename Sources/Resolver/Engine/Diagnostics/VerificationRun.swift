@@ -1,28 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// One `verify()` call: the registrations to resolve, the sandbox, the
-/// outcomes, and the threads resolving them (one at a time).
-///
-/// `mutex` (its own) guards the progress fields; `progressed` is signalled
-/// when one changes. A worker thread takes the registration at `next`,
-/// resolves it, and records the outcome if it is still the current worker
-/// (`worker`): a worker that timed out is abandoned, and whatever it records
-/// later is ignored.
+/// One `verify()` call (DESIGN.md, "Detours"): a worker thread at a time takes the registration at `next`,
+/// resolves it in the sandbox, and records the outcome if it is still the current `worker`: one that timed
+/// out is abandoned, and what it records later ignored.
 final class VerificationRun: @unchecked Sendable {
-    /// The verification the current task resolves for, where its thread is
-    /// not one of the verification's own (a `@MainActor` factory an async
-    /// factory hopped to), or nil.
+    /// The verification the current task resolves for on a thread not its own (a `@MainActor` factory an
+    /// async factory hopped to).
     @TaskLocal static var current: VerificationRun?
 
     enum Outcome {
-        case resolved
-        case skipped
+        case resolved, skipped
         case failed(kind: Resolver.Verification.Failure.Kind, message: String)
     }
 
@@ -31,8 +16,8 @@ final class VerificationRun: @unchecked Sendable {
     private let registrations: [RegistrationDescribing]
     private let timeoutNanoseconds: UInt64
     private let mutex = Mutex.make()
+    /// Signalled when a progress field changes.
     private let progressed = Condition()
-
     // Guarded by `mutex`.
     private var outcomes: [Outcome?]
     private var next = 0
@@ -40,98 +25,75 @@ final class VerificationRun: @unchecked Sendable {
     private var worker = 0
     private var workersStarted = 0
 
-    init(container: Resolver, registrations: [(registration: RegistrationDescribing, takesArguments: Bool)],
-         timeout: Double) {
+    init(container: Resolver, registrations: [(registration: RegistrationDescribing, takesArguments: Bool)], timeout: Double) {
         sandbox = Resolver(mutex: registry.mutex, isolatedScopes: IsolatedScopes(everyCache: true))
         sandbox.add(child: container)
         self.registrations = registrations.map(\.registration)
         timeoutNanoseconds = timeout.isFinite && timeout > 0 ? UInt64(min(timeout, 1e9) * 1e9) : 0
         outcomes = registrations.map { $0.takesArguments ? .skipped : nil }
+        next = undecided(from: 0)
     }
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
     /// Resolves every registration and collects the result.
     func run() -> Resolver.Verification {
         mutex.withLock {
-            skipDone()
             while next < registrations.count {
                 if worker == 0 {
-                    startWorker()
+                    startWorkerLocked()
                     continue
                 }
                 let waitingFor = next
-                let timedOut = progressed.waitTimingOut(mutex, nanoseconds: timeoutNanoseconds)
-                if timedOut, worker != 0, next == waitingFor {
+                if progressed.waitTimingOut(mutex, nanoseconds: timeoutNanoseconds), worker != 0, next == waitingFor {
                     let seconds = Double(timeoutNanoseconds) / 1e9
-                    outcomes[next] = .failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running.")
-                    worker = 0
-                    next += 1
-                    skipDone()
+                    decideLocked(.failed(kind: .timedOut, message: "RESOLVER: resolving '\(registrations[next].keyDescription)' did not finish within \(seconds) s; it was left running."),
+                                 endingWorker: true)
                 }
             }
         }
         return result()
     }
 
-    /// Moves `next` past registrations already decided (skipped). `mutex` held.
-    private func skipDone() {
-        while next < registrations.count, outcomes[next] != nil {
-            next += 1
-        }
+    /// The first registration from `index` on that is not decided (skipped) yet. `mutex` held.
+    private func undecided(from index: Int) -> Int {
+        outcomes[index...].firstIndex { $0 == nil } ?? outcomes.count
+    }
+
+    /// Records the outcome of the registration at `next` and moves past it; the worker ends with it, or
+    /// when none is left. `mutex` held.
+    private func decideLocked(_ outcome: Outcome, endingWorker: Bool) {
+        outcomes[next] = outcome
+        next = undecided(from: next + 1)
+        if endingWorker || next == registrations.count { worker = 0 }
+        progressed.broadcast()
     }
 
     /// Starts a worker thread for the registrations from `next` on. `mutex` held.
-    private func startWorker() {
+    private func startWorkerLocked() {
         workersStarted += 1
         worker = workersStarted
         Published.detours.increment()
-        let run = self
         let number = worker
-        let rc = EngineThread.start {
-            run.work(as: number)
-        }
+        let rc = EngineThread.start { self.work(as: number) }
         if rc != 0 {
             Published.detours.decrement()
-            outcomes[next] = .failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc)).")
-            worker = 0
-            next += 1
-            skipDone()
+            decideLocked(.failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc))."),
+                         endingWorker: true)
         }
     }
 
-    /// A worker thread's life: resolve registrations until none is left or
-    /// this worker is no longer the current one.
+    /// A worker thread's life: resolve registrations until none is left or it is no longer current.
     private func work(as worker: Int) {
         let context = ResolutionContext.current
         context.verification = self
         context.verificationWorker = worker
-        while true {
-            let claimed = mutex.withLock { () -> Int? in
-                guard worker == self.worker, next < registrations.count else {
-                    return nil
-                }
-                return next
-            }
-            guard let index = claimed else {
-                break
-            }
-
+        while let index = mutex.withLock({ worker == self.worker && next < registrations.count ? next : nil }) {
             let resolved = registrations[index].resolveOnce(from: sandbox)
-
             mutex.withLock {
                 if worker == self.worker, next == index {
-                    outcomes[index] = resolved
-                        ? .resolved
-                        : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil.")
-                    next += 1
-                    skipDone()
-                    if next == registrations.count {
-                        self.worker = 0
-                    }
-                    progressed.broadcast()
+                    decideLocked(resolved ? .resolved : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil."),
+                                 endingWorker: false)
                 }
             }
         }
@@ -139,9 +101,8 @@ final class VerificationRun: @unchecked Sendable {
         Published.detours.decrement()
     }
 
-    /// A failure on a worker thread: record it against the registration being
-    /// resolved, take this thread's unfinished builds out of their scopes, and
-    /// end the thread. Called by `resolverFailure`.
+    /// A failure on a worker thread (`resolverFailure`): record it against the registration being resolved,
+    /// take this thread's unfinished builds out of their scopes, and end the thread.
     func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
         if registry.mutex.isHeldByCurrentThread {
             fatalError("RESOLVER: a verification failed while holding the registry lock: \(message)")
@@ -149,36 +110,22 @@ final class VerificationRun: @unchecked Sendable {
         context.abandonUnfinishedBuilds()
         context.verification = nil
         mutex.withLock {
-            // This worker is the current one unless it timed out: then its
-            // registration already has its outcome.
-            if worker != 0, next < registrations.count, outcomes[next] == nil, isCurrent(context) {
-                outcomes[next] = .failed(kind: kind, message: message)
-                next += 1
-                skipDone()
-                worker = 0
-                progressed.broadcast()
+            // Unless this worker timed out: then its registration has its outcome.
+            if worker != 0, next < registrations.count, outcomes[next] == nil, context.verificationWorker == worker {
+                decideLocked(.failed(kind: kind, message: message), endingWorker: true)
             }
         }
         Published.detours.decrement()
         EngineThread.exit()
     }
 
-    /// Whether the thread of `context` is the current worker. `mutex` held.
-    private func isCurrent(_ context: ResolutionContext) -> Bool {
-        context.verificationWorker == worker
-    }
-
-    /// The collected outcomes and the graph.
     private func result() -> Resolver.Verification {
-        var resolved: [String] = []
-        var failures: [Resolver.Verification.Failure] = []
-        var skipped: [String] = []
+        var resolved: [String] = [], failures: [Resolver.Verification.Failure] = [], skipped: [String] = []
         for (registration, outcome) in zip(registrations, outcomes) {
             switch outcome {
             case .resolved?: resolved.append(registration.keyDescription)
             case .skipped?: skipped.append(registration.keyDescription)
-            case .failed(let kind, let message)?:
-                failures.append(.init(service: registration.keyDescription, kind: kind, message: message))
+            case .failed(let kind, let message)?: failures.append(.init(service: registration.keyDescription, kind: kind, message: message))
             case nil: break
             }
         }
@@ -190,109 +137,87 @@ final class VerificationRun: @unchecked Sendable {
     }
 }
 
-// MARK: - Async registrations on a verification's own thread
+/// Runs the async `operation` (a `resolveOnce`) on this verification thread, which runs its task's jobs
+/// (`VerificationExecutor`), with `container`, the sandbox, as the task's root: whether it resolved.
+func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
+    guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return true }
+    // Not `withRoot`: a failure ends this thread inside the operation, and `withRoot` would never give back
+    // its count of the detour word (the verification's own keeps resolves on the detour). The verification,
+    // for parts of the factories that run on other threads: their resolves are edges of its graph.
+    let verification = ResolutionContext.existing?.verification
+    let executor = VerificationExecutor()
+    Task(executorPreference: executor) {
+        let value = await VerificationExecutor.$current.withValue(executor) {
+            await VerificationRun.$current.withValue(verification) {
+                await Resolver.$rootOverride.withValue(container) { await operation() }
+            }
+        }
+        executor.signal { executor.result = value }
+    }
+    return executor.runJobs()
+}
 
-/// Runs an async operation on the calling thread, which must be one of a
-/// verification's own: a task executor (SE-0417) whose jobs this thread
-/// runs, so the nonisolated parts of an async factory (and of the caching
-/// scopes' build tasks, which prefer it too) run here, where a failure ends
-/// the thread as it does for synchronous factories. Jobs isolated to an actor
-/// run on that actor.
-///
-/// It also keeps the timers of its tasks (`Task.sleep`, a clock's `sleep`;
-/// `VerificationTimers.swift`): a timer of the global executor fires on a
-/// thread of the cooperative pool, and `verify()`, a synchronous call,
-/// blocks the pool thread it is called from while this thread runs the
-/// factories. So nothing a verification waits for needs the pool
-/// (DESIGN.md, A4).
+/// A task executor (SE-0417) whose jobs a verification's thread runs (DESIGN.md, A4), so the nonisolated
+/// parts of an async factory and of the caching scopes' build tasks run there, where a failure ends the
+/// thread as it does for a synchronous factory. Its timers: `VerificationTimers.swift`.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 final class VerificationExecutor: TaskExecutor, @unchecked Sendable {
-    /// The executor the current task's new tasks should prefer (a
-    /// verification's), or nil.
+    /// The executor the current task's new tasks should prefer (a verification's).
     @TaskLocal static var current: VerificationExecutor?
 
     private let mutex = Mutex.make()
     private let arrived = Condition()
-    // Guarded by `mutex`.
+    // Guarded by `mutex`: the jobs to run, the wake-ups to run when due (in the order given), and the
+    // operation's result once it has finished.
     private var jobs: [UnownedJob] = []
-    private var delayed = DelayedJobs()
-    private var finished = false
+    var delayed: [(due: ContinuousClock.Instant, job: UnownedJob)] = []
+    fileprivate var result: Bool?
 
-    deinit {
-        mutex.release()
-    }
+    deinit { mutex.release() }
 
     func enqueue(_ job: UnownedJob) {
+        signal { jobs.append(job) }
+    }
+
+    func signal(_ change: () -> Void) {
         mutex.withLock {
-            jobs.append(job)
+            change()
             arrived.broadcast()
         }
     }
 
-    /// Runs the wake-up `job` of a sleeping task on this executor's thread
-    /// once `nanoseconds` have passed (`VerificationTimers.swift`).
-    func enqueue(wakeUp job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
-        mutex.withLock {
-            delayed.add(job, afterNanoseconds: nanoseconds)
-            arrived.broadcast()
-        }
-    }
-
-    private func finish() {
-        mutex.withLock {
-            finished = true
-            arrived.broadcast()
-        }
-    }
-
-    /// The jobs to run now, and the wake-ups whose time has come (all of
-    /// them once the operation has finished: see `DelayedJobs`); waits
-    /// while there are none, until the next wake-up is due. `mutex` held.
-    private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], done: Bool) {
+    /// Runs its tasks' jobs and wake-ups on this thread until the operation has finished: its result.
+    fileprivate func runJobs() -> Bool {
         while true {
-            let wakeUps = delayed.takeDue(all: finished)
-            if !jobs.isEmpty || !wakeUps.isEmpty || finished {
+            let (ready, wakeUps, result) = mutex.withLock { takeJobsLocked() }
+            if let result { return result }
+            // A wake-up is a task without an executor preference, which as a job of this executor would
+            // first hop to the global one: it runs here in the global executor's stead, and the task it
+            // resumes comes back to this executor.
+            for job in wakeUps {
+                job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+            }
+            for job in ready {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    /// The jobs to run and the wake-ups due (all once the operation has finished), or its result when none
+    /// is left; waits while there are none, until one arrives or the next wake-up is due. `mutex` held.
+    private func takeJobsLocked() -> (ready: [UnownedJob], wakeUps: [UnownedJob], result: Bool?) {
+        while true {
+            let wakeUps = takeDueLocked(all: result != nil)
+            if !jobs.isEmpty || !wakeUps.isEmpty || result != nil {
                 let ready = jobs
                 jobs = []
-                return (ready, wakeUps, finished && ready.isEmpty && wakeUps.isEmpty)
+                return (ready, wakeUps, ready.isEmpty && wakeUps.isEmpty ? result : nil)
             }
-            if let wait = delayed.nanosecondsToNext {
-                // The timer: the wait ends when the next wake-up is due, or
-                // when a job or another wake-up arrives (they broadcast).
+            if let wait = nanosecondsToNextLocked {
                 _ = arrived.waitTimingOut(mutex, nanoseconds: wait)
             } else {
                 _ = arrived.wait(mutex)
             }
         }
-    }
-
-    /// Runs `operation` to its end, running its jobs on this thread.
-    static func run(_ operation: @escaping @Sendable () async -> Bool) -> Bool {
-        let executor = VerificationExecutor()
-        let result = Carried(ResultBox())
-        Task(executorPreference: executor) {
-            let value = await VerificationExecutor.$current.withValue(executor) {
-                await operation()
-            }
-            result.value.value = value
-            executor.finish()
-        }
-        while true {
-            let (ready, wakeUps, done) = executor.mutex.withLock { executor.takeJobsLocked() }
-            if done {
-                return result.value.value
-            }
-            for job in wakeUps {
-                DelayedJobs.run(job)
-            }
-            for job in ready {
-                job.runSynchronously(on: executor.asUnownedTaskExecutor())
-            }
-        }
-    }
-
-    /// Written by the task before it finishes, read after.
-    private final class ResultBox {
-        var value = false
     }
 }
