@@ -1,23 +1,17 @@
 /// How caches hold service instances without storing `Any` and casting back.
-///
-/// Every cache is keyed by the exact service type, so whoever reads a cached
-/// value knows its type statically: a class instance is stored as the object
-/// itself (one reference, nothing allocated), anything else in a `Box` of
-/// that exact type. Reading back is a reinterpretation, not a dynamic cast.
-/// The one requirement, which the keys guarantee, is that a value is read
-/// back as the same `Service` type it was stored as. (The one exception is
-/// the caching scopes' key space of hand-made registrations, where several
-/// types may meet: those entries hold the value as `Any`, read back with a
-/// cast; see `ResolverScope.resolveHandMade`.)
+/// Every cache is keyed by the exact service type, so a reader knows the
+/// value's type statically: a class instance is stored as the object itself,
+/// anything else in a `Box` of that exact type, and reading back is a
+/// reinterpretation, not a dynamic cast. A value must be read back as the
+/// `Service` type it was stored as. (Hand-made registrations' key space in
+/// caching scopes, where types may meet, stores `Any`:
+/// `ResolverScope.resolveHandMade`.)
 @usableFromInline
 enum ValueStorage {
-    /// True when every `Service` value is a single strong class reference (a
-    /// class type, or `AnyObject`): then it is stored as the object itself.
-    ///
-    /// It gives the same answer in every compilation of the caller (an app's
-    /// specialized code may store a value that the library's unspecialized
-    /// code reads back, or the reverse): a cast of the metatype, which the
-    /// optimizer folds when `Service` is known.
+    /// Whether every `Service` value is one strong class reference (a class
+    /// type, or `AnyObject`), stored as the object itself. A cast of the
+    /// metatype, folded where `Service` is known, so the app's specialized
+    /// code and the library's unspecialized code agree.
     @inlinable
     static func isClassReference<Service>(_: Service.Type) -> Bool {
         Service.self is AnyClass || Service.self == AnyObject.self
@@ -33,10 +27,8 @@ enum ValueStorage {
     }
 
     /// The value `stored` (made by `retainedReference` for the same type)
-    /// holds. The only reference count taken is the caller's own copy of the
-    /// result.
-    @inlinable
-    @inline(__always)
+    /// holds; the only count taken is the caller's copy of the result.
+    @inlinable @inline(__always)
     static func value<Service>(in stored: UncheckedReference<AnyObject>, as type: Service.Type) -> Service {
         if isClassReference(Service.self) {
             return unsafeBitCast(stored.opaque, to: Service.self)
@@ -44,10 +36,9 @@ enum ValueStorage {
         return stored.unsafeCast(to: Box<Service>.self).read { $0.value }
     }
 
-    /// The object to keep for the graph scope, which keeps class instances
-    /// only, owning one reference (+1): the instance itself for class types,
-    /// a box for a protocol value that holds a class instance, and nil for
-    /// value types. Read back with `value(at:as:)`.
+    /// What the graph scope keeps (class instances only), owning one count:
+    /// the instance of a class type, a box for a protocol value that holds a
+    /// class instance, nil for a value type.
     @inlinable
     static func retainedGraphObject<Service>(for value: Service) -> Unmanaged<AnyObject>? {
         if isClassReference(Service.self) {
@@ -71,13 +62,18 @@ enum ValueStorage {
         return value as AnyObject
     }
 
-    /// Whether `value`, of a protocol type, holds a class instance: its
-    /// dynamic type is a class. (`type(of:)` of a generic value bound to a
-    /// protocol type is the protocol's metatype; of the value as `Any`, the
-    /// dynamic type.)
+    /// Whether `value`'s dynamic type is a class (`type(of:)` of a generic
+    /// value bound to a protocol is the protocol's metatype; of `Any`, the
+    /// dynamic type).
     @inlinable
     static func holdsClassInstance<Service>(_ value: Service) -> Bool {
         type(of: value as Any) is AnyClass
+    }
+
+    /// Whether `value` is an Optional holding nil (an Optional service type).
+    @inlinable
+    static func isNil<Service>(_ value: Service) -> Bool {
+        (value as? any OptionalValue)?.isNone ?? false
     }
 }
 
@@ -87,31 +83,17 @@ final class Box<Value> {
     @usableFromInline let value: Value
 
     @inlinable
-    init(_ value: Value) {
-        self.value = value
-    }
+    init(_ value: Value) { self.value = value }
 }
 
-/// A weak reference held by reference, as a `.shared` cache or a
-/// `WeakLazyInjected` stores it. Set once, when made, so threads may read it
-/// at the same time.
+/// A weak reference held by reference (a `.shared` cache's, a
+/// `WeakLazyInjected`'s), set once when made, so threads may read it at once.
 @usableFromInline
 final class WeakBox {
     @usableFromInline weak var object: AnyObject?
 
     @usableFromInline
-    init(_ object: AnyObject?) {
-        self.object = object
-    }
-}
-
-extension ValueStorage {
-    /// Whether `value` is an Optional holding nil (a service type that is
-    /// itself Optional).
-    @inlinable
-    static func isNil<Service>(_ value: Service) -> Bool {
-        (value as? any OptionalValue)?.isNone ?? false
-    }
+    init(_ object: AnyObject?) { self.object = object }
 }
 
 /// An Optional, whatever it wraps.
@@ -122,7 +104,13 @@ protocol OptionalValue {
 
 extension Optional: OptionalValue {
     @usableFromInline
-    var isNone: Bool {
-        self == nil
-    }
+    var isNone: Bool { self == nil }
+}
+
+/// `value` as a `Target` when its static type is `Target`, without a dynamic
+/// cast; nil otherwise. (The metatype comparison makes the `unsafeBitCast` of
+/// a value to its own type safe; the optimizer folds it where both are known.)
+@inlinable @inline(__always)
+func exactly<Value, Target>(_ value: Value, as type: Target.Type) -> Target? {
+    Value.self == Target.self ? unsafeBitCast(value, to: Target.self) : nil
 }

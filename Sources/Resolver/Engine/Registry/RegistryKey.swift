@@ -1,17 +1,9 @@
 import CRegistry
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// The bytes the registry compares for a name, and their hash
-/// (`crg_name_hash`): an ASCII literal's own bytes, or bytes a
-/// `NameStorage` owns. Plain data: whoever holds one keeps its owner alive.
-@frozen
-@usableFromInline
+/// The bytes the registry compares for a name and their hash
+/// (`crg_name_hash`): an ASCII literal's own, or an `OwnedKeyBytes`'. Plain
+/// data: whoever holds one keeps their owner alive.
+@frozen @usableFromInline
 struct KeyBytes: @unchecked Sendable {
     @usableFromInline let hash: UInt64
     @usableFromInline let start: UnsafeRawPointer
@@ -24,9 +16,8 @@ struct KeyBytes: @unchecked Sendable {
         self.count = count
     }
 
-    /// A string literal's bytes, when it is ASCII and has them (then it is
-    /// its own key: nothing copied, the hash remembered per thread by the
-    /// literal's address); nil otherwise.
+    /// A string literal's bytes, when it is ASCII and has them: its own key,
+    /// nothing copied, the hash remembered per thread by its address.
     @inlinable
     static func literal(_ value: StaticString) -> KeyBytes? {
         guard value.hasPointerRepresentation && value.isASCII else {
@@ -44,13 +35,10 @@ struct KeyBytes: @unchecked Sendable {
             && (start == other.start || memcmp(start, other.start, count) == 0)
     }
 
-    /// The bytes as text.
-    var text: String {
-        String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
-    }
+    var text: String { String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self) }
 }
 
-/// Bytes of a name's key owned by a `NameStorage`.
+/// A copy of a name's key bytes (a `NameStorage`'s), freed with it.
 final class OwnedKeyBytes: @unchecked Sendable {
     let bytes: KeyBytes
     private let storage: UnsafeMutableRawPointer
@@ -63,48 +51,35 @@ final class OwnedKeyBytes: @unchecked Sendable {
         bytes = KeyBytes(hash: crg_name_hash(storage, utf8.count), start: UnsafeRawPointer(storage), count: utf8.count)
     }
 
-    deinit {
-        storage.deallocate()
-    }
+    deinit { storage.deallocate() }
 }
 
 /// The registry's key of a service type and optional name, on the caller's
-/// stack for the length of one call (`withRegistryKey`). The key's hash is
-/// computed by the first table call that needs it and kept in the key.
-@frozen
-@usableFromInline
+/// stack for one call (`withRegistryKey`); the first table call that needs
+/// its hash computes and keeps it.
+@frozen @usableFromInline
 struct RegistryKey {
     @usableFromInline let pointer: UnsafeMutablePointer<crg_key>
 
-    @inlinable
-    @inline(__always)
-    init(_ pointer: UnsafeMutablePointer<crg_key>) {
-        self.pointer = pointer
-    }
+    @inlinable @inline(__always)
+    init(_ pointer: UnsafeMutablePointer<crg_key>) { self.pointer = pointer }
 
-    /// `ObjectIdentifier(Service.self)` as the registry's type identity.
-    @inlinable
-    @inline(__always)
-    static func typeID(of type: Any.Type) -> UInt64 {
-        UInt64(UInt(bitPattern: ObjectIdentifier(type)))
-    }
+    /// `ObjectIdentifier(type)` as the registry's type identity.
+    @inlinable @inline(__always)
+    static func typeID(of type: Any.Type) -> UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(type))) }
 
-    @inlinable
-    @inline(__always)
+    @inlinable @inline(__always)
     var typeID: UInt64 { pointer.pointee.type }
 
-    /// The name's bytes (nil when unnamed): this thread's cache compares
-    /// them by address.
-    @inlinable
-    @inline(__always)
+    /// The name's bytes (nil when unnamed), which the thread's cache compares
+    /// by address.
+    @inlinable @inline(__always)
     var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
 
-    @inlinable
-    @inline(__always)
+    @inlinable @inline(__always)
     var nameHash: UInt64 { pointer.pointee.name_hash }
 
-    /// The name as messages and graphs show it, if the key has one: a
-    /// compile-time-checked key's as `\.name` (`KeyName`).
+    /// The name as messages and graphs show it (a key's as `\.name`).
     var nameText: String? {
         guard pointer.pointee.has_name else { return nil }
         let text = String(decoding: UnsafeRawBufferPointer(start: pointer.pointee.name, count: pointer.pointee.name_len),
@@ -130,8 +105,7 @@ func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (
 /// The key of `typeID` and the name `bytes` (nil: unnamed), which the caller
 /// keeps alive to the end of `body` (the resolve path: its `Name` parameter,
 /// or a key's literal).
-@inlinable
-@inline(__always)
+@inlinable @inline(__always)
 func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes?, _ body: (RegistryKey) -> Result) -> Result {
     // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
     // functions returning a struct are called, not inlined.

@@ -2,38 +2,28 @@ import CRegistry
 
 /// A C table (`crg_table.h`) of objects under registry keys, owning one
 /// reference to each value (released, through retirement, when it leaves).
-/// Readers search it inside a read section; writers change it holding the
+/// Readers search it in a read section; writers change it holding the
 /// registry mutex (the `Locked` calls).
-@frozen
-@usableFromInline
+@frozen @usableFromInline
 struct InstanceTable: @unchecked Sendable {
     @usableFromInline let raw: OpaquePointer
 
-    /// An empty table guarded by `mutex`, or the program stops (out of
-    /// memory, `what` being made).
+    /// An empty table guarded by `mutex` (`what`: for the out-of-memory stop).
     static func make(mutex: Mutex, _ what: String) -> InstanceTable {
         InstanceTable(raw: created(what, mutex: mutex, allocator: nil, crg_create))
     }
 
     @usableFromInline
-    init(raw: OpaquePointer) {
-        self.raw = raw
-    }
+    init(raw: OpaquePointer) { self.raw = raw }
 
     /// The value under `key`, if any.
-    @inlinable
-    @inline(__always)
-    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
-        findValue(key)
-    }
+    @inlinable @inline(__always)
+    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? { findValue(key) }
 
     /// The value under `key`, holding the mutex.
-    func findLocked(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
-        findValue(key)
-    }
+    func findLocked(_ key: RegistryKey) -> UncheckedReference<AnyObject>? { findValue(key) }
 
-    @inlinable
-    @inline(__always)
+    @inlinable @inline(__always)
     func findValue(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
         var value: UnsafeMutableRawPointer?
         guard crg_find(raw, key.pointer, &value) == 0, let value else {
@@ -42,16 +32,16 @@ struct InstanceTable: @unchecked Sendable {
         return UncheckedReference(opaque: value)
     }
 
-    /// Puts `value`, an owned reference the table takes on success; what it
-    /// replaces is retired. 0, or an error code (out of memory), the table
+    /// Puts `value`, an owned reference the table takes on success, retiring
+    /// what it replaces. 0, or an error code (out of memory): the table
     /// unchanged and `value` still the caller's.
     func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> Int32 {
         crg_put_locked(raw, key.pointer, value.opaque, nil)
     }
 
     /// Takes the value under `key` out (retired): true, or false when out of
-    /// memory (retiring it needs a node), the table unchanged. A key that is
-    /// not there is gone already: true.
+    /// memory (retiring needs a node), the table unchanged. A key that is not
+    /// there is gone already: true.
     func removeLocked(_ key: RegistryKey) -> Bool {
         guard findLocked(key) != nil else {
             return true
@@ -60,11 +50,9 @@ struct InstanceTable: @unchecked Sendable {
     }
 
     /// Takes every value out (retired).
-    func clearLocked() {
-        _ = crg_clear_locked(raw, nil, nil)
-    }
+    func clearLocked() { _ = crg_clear_locked(raw, nil, nil) }
 
-    /// Every entry's key (type identity; name bytes) and value, holding the mutex.
+    /// Every entry's key (type identity, name) and value.
     func entriesLocked() -> [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] {
         var entries: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] = []
         withUnsafeMutablePointer(to: &entries) { list in
@@ -82,33 +70,27 @@ struct InstanceTable: @unchecked Sendable {
     }
 
     /// Frees the table; its values are retired.
-    func destroy() {
-        crg_destroy(raw)
-    }
+    func destroy() { crg_destroy(raw) }
 }
 
 /// A container's C side (`crg_container.h`): its table of registrations and
 /// the children searched after it.
-@frozen
-@usableFromInline
+@frozen @usableFromInline
 struct ContainerTable: @unchecked Sendable {
     @usableFromInline let raw: OpaquePointer
 
     /// An empty container guarded by `mutex` (allocating through `allocator`,
-    /// for tests), or the program stops (out of memory).
+    /// for tests).
     static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
         ContainerTable(raw: created("a container", mutex: mutex, allocator: allocator, crg_container_create))
     }
 
     @usableFromInline
-    init(raw: OpaquePointer) {
-        self.raw = raw
-    }
+    init(raw: OpaquePointer) { self.raw = raw }
 
     /// The registration under `key` here or in a child (depth first, in the
     /// order the children were added).
-    @inlinable
-    @inline(__always)
+    @inlinable @inline(__always)
     func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         var found: UnsafeMutableRawPointer?
         guard crg_container_find(raw, key.pointer, &found) == 0 else {
@@ -118,24 +100,18 @@ struct ContainerTable: @unchecked Sendable {
     }
 
     /// This container's own table.
-    var table: InstanceTable {
-        InstanceTable(raw: crg_container_table(raw))
-    }
+    var table: InstanceTable { InstanceTable(raw: crg_container_table(raw)) }
 
-    /// Adds `child` to search after the earlier ones: 0, ELOOP (it would
-    /// be its own descendant) or an error code (out of memory).
-    func addChildLocked(_ child: ContainerTable) -> Int32 {
-        crg_container_add_child_locked(raw, child.raw)
-    }
+    /// Adds `child` to search after the earlier ones: 0, ELOOP (it would be
+    /// its own descendant) or an error code (out of memory).
+    func addChildLocked(_ child: ContainerTable) -> Int32 { crg_container_add_child_locked(raw, child.raw) }
 
     /// Frees the container; its registrations are retired.
-    func destroy() {
-        crg_container_destroy(raw)
-    }
+    func destroy() { crg_container_destroy(raw) }
 }
 
-/// A C table or container made by `create` with the options every one of the
-/// engine's shares: guarded by `mutex`, owning one reference to each value.
+/// A C table or container made by `create` with the options all of the
+/// engine's share: guarded by `mutex`, owning one reference to each value.
 /// Out of memory, the program stops (`what` names what was being made).
 private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?,
                      _ create: (UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<crg_options>) -> Int32) -> OpaquePointer {

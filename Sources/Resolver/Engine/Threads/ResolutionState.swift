@@ -1,44 +1,26 @@
 import CRegistry
 
-// What a thread's resolves write, in its record (`crg_thread_record.h`,
-// DESIGN.md "A thread's record"): the stack of registrations whose factories
-// run and the graph instances of the current resolution (`ResolutionState`,
-// laid out in the record's front-end bytes), reached by pointer
-// (`ThreadResolution`).
-
-/// What a thread's resolves write: the stack and the graph, in the thread's
-/// record (`crg_thread_front_end`: `CRG_FRONT_END_BYTES` bytes, zero when the
-/// record is new, which is this state empty).
-///
-/// - `stack`: the registrations whose factories are running on this thread,
-///   outermost first. A registration entering while already on the stack is a
-///   dependency cycle (reported with the chain instead of overflowing the
-///   stack), unless it is resolved with arguments: a factory that resolves
-///   its own type with other arguments (building a tree level by level, say)
-///   is recursion that ends, as the original allows; runaway recursion is
-///   still stopped, at `maximumDepth`. The stack being non-empty means a
-///   top-level resolution is in progress. It lives in the record's bytes
-///   after this state (`inlineStackCapacity` entries), and in a buffer from
-///   `CacheLines` once deeper, which the record keeps.
-/// - `graph`: the `.graph`-scoped instances made during the current top-level
-///   resolution, so a dependency needed twice is made once. It belongs to this
-///   thread, so two threads resolving at once never share graph instances. It
-///   is emptied when the outermost factory returns. Its buffers (from
-///   `CacheLines`) are made on first use and kept with the record.
-///
-/// Only the owning thread touches it, so it needs no lock. Stack entries are
-/// unretained: a registration on the stack is running inside this thread's
-/// read section, which keeps it alive. When the thread exits, what the state
-/// owns is released and the state left empty for the next thread
-/// (`releaseAll`, the record's front-end cleanup).
+/// What a thread's resolves write, in its record's front-end bytes
+/// (`crg_thread_front_end`, zero in a new record: this state empty), reached
+/// by pointer (`ThreadResolution`); only that thread touches it (DESIGN.md, "A
+/// thread's record"). When the thread exits, `releaseAll` leaves it empty for
+/// the next thread.
 @usableFromInline
 struct ResolutionState {
-    /// `stackCount` registrations, outermost first, in a buffer of
-    /// `stackCapacity` (nil and 0 until the thread's first one).
+    /// The registrations whose factories run on this thread, outermost first,
+    /// unretained (the thread's read section keeps them): `stackCount` of
+    /// them, in the record's bytes after this state (`inlineStackCapacity`),
+    /// then in a `CacheLines` buffer of `stackCapacity`, kept with the record.
+    /// Non-empty while a top-level resolution runs. One entering again
+    /// without arguments is a cycle; with arguments it is recursion that ends
+    /// (a tree built level by level, as the original allows), stopped at
+    /// `maximumDepth` all the same.
     @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>?
     @usableFromInline var stackCount: Int
     @usableFromInline var stackCapacity: Int
-    /// Each entry owns one reference to its object.
+    /// The `.graph` instances of the current top-level resolution (this
+    /// thread's only), so a dependency needed twice is made once; each entry
+    /// owns one count. Emptied when the outermost factory returns.
     @usableFromInline var graph: PaddedBuffer<GraphEntry>
     /// The previous resolution's graph storage, kept to be reused.
     var spareGraph: PaddedBuffer<GraphEntry>
@@ -46,18 +28,15 @@ struct ResolutionState {
     var releasingGraph: Bool
 
     /// Where the stack starts, in the record's bytes: after this state.
-    static var inlineStackOffset: Int {
-        (MemoryLayout<ResolutionState>.stride + 15) / 16 * 16
-    }
+    static var inlineStackOffset: Int { (MemoryLayout<ResolutionState>.stride + 15) / 16 * 16 }
 
     /// How many entries the stack holds in the record's bytes.
     static var inlineStackCapacity: Int {
         (Int(CRG_FRONT_END_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
     }
 
-    /// Releases what it owns and leaves it empty, its buffers kept (its
-    /// thread has ended, possibly in the middle of a resolution: a
-    /// verification's thread that failed).
+    /// Releases what it owns and leaves it empty, its buffers kept (its thread
+    /// ended, maybe mid-resolution: a verification's thread that failed).
     mutating func releaseAll() {
         for index in 0..<graph.count { graph[index].object.release() }
         graph.removeAll()
@@ -72,38 +51,26 @@ struct ResolutionState {
     }
 }
 
-/// A thread's `ResolutionState`, by pointer: what the resolve path uses.
-/// The state is in the thread's record (its front-end bytes), which lasts
-/// as long as the thread.
-@frozen
-@usableFromInline
+/// A thread's `ResolutionState`, by pointer (the record lasts as long as the
+/// thread): what the resolve path uses.
+@frozen @usableFromInline
 struct ThreadResolution {
     @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
 
-    @inlinable
-    @inline(__always)
-    init(_ state: UnsafeMutablePointer<ResolutionState>) {
-        self.state = state
-    }
+    @inlinable @inline(__always)
+    init(_ state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
 
     /// True while a factory is running on this thread.
     @inlinable
-    var isResolving: Bool {
-        state.pointee.stackCount > 0
-    }
+    var isResolving: Bool { state.pointee.stackCount > 0 }
 
-    /// Whether this resolution has made graph-scope instances yet (a
-    /// resolution's first ones need no search).
+    /// Whether this resolution has made graph instances yet (none: no search).
     @inlinable
-    var hasGraphInstances: Bool {
-        !state.pointee.graph.isEmpty
-    }
+    var hasGraphInstances: Bool { !state.pointee.graph.isEmpty }
 
-    /// Pushes the registration at `entry`, stopping the program if it is
-    /// already running on this thread without arguments (a cycle) or the
-    /// resolution has become runaway deep.
-    @inlinable
-    @inline(__always)
+    /// Pushes the registration at `entry`; stops the program on a cycle or a
+    /// runaway depth.
+    @inlinable @inline(__always)
     func enter(_ entry: UnsafeMutableRawPointer, withArguments: Bool) {
         let count = state.pointee.stackCount
         if !withArguments, let stack = state.pointee.stack {
@@ -120,8 +87,7 @@ struct ThreadResolution {
 
     /// Pops the innermost registration; ends the top-level resolution (and
     /// its graph) when it was the outermost.
-    @inlinable
-    @inline(__always)
+    @inlinable @inline(__always)
     func leave() {
         state.pointee.stackCount &-= 1
         if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty {
@@ -129,11 +95,9 @@ struct ThreadResolution {
         }
     }
 
-    /// Sets the stack up in the record's bytes (the thread's first entry),
-    /// or doubles it into a buffer of its own, or stops a runaway
-    /// resolution.
-    @usableFromInline
-    @inline(never)
+    /// Sets the stack up in the record's bytes (the thread's first entry), or
+    /// doubles it into a buffer of its own, or stops a runaway resolution.
+    @usableFromInline @inline(never)
     func growStack(for registration: UnsafeMutableRawPointer) {
         let capacity = state.pointee.stackCapacity
         guard let stack = state.pointee.stack else {
@@ -154,11 +118,9 @@ struct ThreadResolution {
         state.pointee.stackCapacity = capacity * 2
     }
 
-    /// Releases the graph's instances. They are moved out first, so that a
-    /// deinit that resolves starts a fresh resolution; the storage is kept
-    /// for the next resolution.
-    @usableFromInline
-    @inline(never)
+    /// Releases the graph's instances, moved out first so that a deinit that
+    /// resolves starts a fresh resolution; the storage is kept for the next.
+    @usableFromInline @inline(never)
     func endResolution() {
         if state.pointee.releasingGraph {
             // A deinit run by the release below resolved and finished a
@@ -180,9 +142,8 @@ struct ThreadResolution {
     }
 
     /// The graph instance made in this resolution for the key of
-    /// `registration` (type `typeID`, and its name): made by the same
-    /// registration (one compare), or by another of the same key (one in a
-    /// parent, say), whose name is then compared.
+    /// `registration` (`typeID` and its name): by the same registration (one
+    /// compare), or by another of that key (a parent's), names compared.
     @inlinable
     func graphInstance<Service>(of registration: UncheckedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
@@ -196,9 +157,9 @@ struct ThreadResolution {
         return nil
     }
 
-    /// Remembers `service`, made by `registration`, for the rest of this
-    /// resolution if it is a class instance (value types are always made
-    /// anew, as in the original).
+    /// Keeps `service`, made by `registration`, for the rest of this
+    /// resolution if it is a class instance (values are made anew, as in the
+    /// original).
     @inlinable
     func rememberGraphInstance<Service>(_ service: Service, of registration: UncheckedReference<ResolverRegistration<Service>>,
                                         typeID: UInt64) {
@@ -233,8 +194,7 @@ struct ThreadResolution {
         describing(entry)?.keyDescription ?? "?"
     }
 
-    @usableFromInline
-    @inline(never)
+    @usableFromInline @inline(never)
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
         let stack = state.pointee.stack.unsafelyUnwrapped
         let count = state.pointee.stackCount
@@ -245,8 +205,7 @@ struct ThreadResolution {
                         kind: .cycle)
     }
 
-    @usableFromInline
-    @inline(never)
+    @usableFromInline @inline(never)
     func reportRunawayDepth(at entry: UnsafeMutableRawPointer) -> Never {
         let chain = chainDescription
         let shown = chain.prefix(8).joined(separator: " → ") + " → … → " + chain.suffix(4).joined(separator: " → ")
@@ -254,14 +213,11 @@ struct ThreadResolution {
     }
 }
 
-/// One graph-scope instance: the key it was made for (its type, and the
-/// registration that made it, whose name completes the key) and the object,
-/// owned by the entry (released when the resolution ends).
-///
-/// The registration is not owned: it was found inside the read section of
-/// the outermost resolve, which lasts until the resolution ends, so it
-/// stays alive while the entry does. (Copying its name instead would
-/// retain and release the name's storage for every entry.)
+/// One graph instance: its key (the type, and the registration that made it,
+/// whose name completes the key) and the object, owned (released when the
+/// resolution ends). The registration is unowned: the outermost resolve's
+/// read section keeps it while the entry lives (copying its name would count
+/// the name's storage for every entry).
 @usableFromInline
 struct GraphEntry {
     @usableFromInline let typeID: UInt64
@@ -275,10 +231,9 @@ struct GraphEntry {
         self.object = object
     }
 
-    /// Whether `made`, a registration of the same type as `registration`
-    /// (the entries' type IDs are equal), has the same name.
-    @usableFromInline
-    @inline(never)
+    /// Whether `made`, a registration of `registration`'s type, has the same
+    /// name.
+    @usableFromInline @inline(never)
     static func sameName<Service>(_ made: UnsafeMutableRawPointer,
                                   _ registration: UncheckedReference<ResolverRegistration<Service>>) -> Bool {
         UncheckedReference<ResolverRegistration<Service>>(opaque: made).read { $0.name } == registration.read { $0.name }
