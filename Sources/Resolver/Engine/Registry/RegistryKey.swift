@@ -88,27 +88,13 @@ struct RegistryKey {
     }
 }
 
-/// Builds the key for a service type and optional name and passes it to
-/// `body`.
-@inlinable
-func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
-    let typeID = RegistryKey.typeID(of: type)
-    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
-    // functions returning a struct are called, not inlined.
-    guard let name else {
-        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
-        return body(RegistryKey(&key))
-    }
-    return withRegistryKey(typeID, name.key, owner: name) { body($0) }
-}
-
-/// The key of `typeID` and the name `bytes` (nil: unnamed), which the caller
-/// keeps alive to the end of `body` (the resolve path: its `Name` parameter,
-/// or a key's literal).
+/// Builds the key of `typeID` and the name `bytes` (nil: unnamed) on the
+/// stack and passes it to `body`: the one builder of a lookup key, in Swift
+/// because C functions returning a struct are called, not inlined. The caller
+/// keeps `bytes` alive to the end of `body` (the resolve path: its `Name`
+/// parameter, or a key's literal).
 @inlinable @inline(__always)
 func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes?, _ body: (RegistryKey) -> Result) -> Result {
-    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
-    // functions returning a struct are called, not inlined.
     guard let bytes else {
         var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
         return body(RegistryKey(&key))
@@ -118,23 +104,21 @@ func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes?, _ body: (Regi
     return body(RegistryKey(&key))
 }
 
-/// The key of `typeID` (a type's identity, or a key space of its own such as
-/// the hand-made registrations') and the name `bytes`, which `owner` keeps
-/// alive to the end of `body`.
-@inlinable
-func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes, owner: Resolver.Name,
-                             _ body: (RegistryKey) -> Result) -> Result {
-    var key = crg_key(type: typeID, name: bytes.start, name_len: bytes.count, name_hash: bytes.hash, hash: 0,
-                      has_name: true)
-    return withExtendedLifetime(owner) { body(RegistryKey(&key)) }
+/// The key of `type` and `name`, which is kept alive to the end of `body`.
+func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
+    withExtendedLifetime(name) { withRegistryKey(RegistryKey.typeID(of: type), name?.key, body) }
 }
 
-/// The key of `typeID` (a type's identity, or a key space of its own) and
-/// `name`.
+/// The key of `typeID` (a type's identity, or a key space of its own such as
+/// the per-argument instances') and `name`, which is kept alive to the end of
+/// `body`.
 func withRegistryKey<Result>(typeID: UInt64, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
-    guard let name else {
-        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
-        return body(RegistryKey(&key))
-    }
-    return withRegistryKey(typeID, name.key, owner: name, body)
+    withExtendedLifetime(name) { withRegistryKey(typeID, name?.key, body) }
+}
+
+/// `withRegistryKey(typeID:_:_:)` of `owner`, whose key is `bytes`: for
+/// `ResolverScope.resolveHandMade` until it calls that one.
+func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes, owner: Resolver.Name,
+                             _ body: (RegistryKey) -> Result) -> Result {
+    withExtendedLifetime(owner) { withRegistryKey(typeID, bytes, body) }
 }
