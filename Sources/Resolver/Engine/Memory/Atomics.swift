@@ -9,20 +9,17 @@ struct AtomicReference<Object: AnyObject> {
 
     @inlinable @inline(__always)
     init(_ cell: UnsafeMutablePointer<crg_cell>) { self.cell = cell }
-
     @inlinable @inline(__always)
     func load() -> UncheckedReference<Object>? { crg_cell_load(cell).map(UncheckedReference.init(opaque:)) }
-
     @inlinable @inline(__always)
     func store(_ reference: UncheckedReference<Object>?) { crg_cell_store(cell, reference?.opaque) }
 
-    /// Stores `reference` and returns what the cell held.
+    /// Stores `reference`, returning what the cell held.
     @inlinable
     func exchange(_ reference: UncheckedReference<Object>?) -> UncheckedReference<Object>? {
         crg_cell_exchange(cell, reference?.opaque).map(UncheckedReference.init(opaque:))
     }
 
-    /// Stores `desired` if the cell holds `expected`; whether it did.
     @inlinable
     func compareExchange(expected: UncheckedReference<Object>?, desired: UncheckedReference<Object>?) -> Bool {
         crg_cell_compare_exchange(cell, expected?.opaque, desired?.opaque)
@@ -30,42 +27,30 @@ struct AtomicReference<Object: AnyObject> {
 }
 
 /// A published 64-bit word (a flag, a count, a generation): stores release,
-/// loads acquire.
+/// loads acquire. `increment()` and `decrement()` return the new value.
 @frozen @usableFromInline
 struct AtomicWord {
     @usableFromInline let word: UnsafeMutablePointer<crg_word>
 
     @inlinable @inline(__always)
     init(_ word: UnsafeMutablePointer<crg_word>) { self.word = word }
-
     @inlinable @inline(__always)
     func load() -> UInt64 { crg_word_load(word) }
-
     @inlinable @inline(__always)
     func store(_ value: UInt64) { crg_word_store(word, value) }
-
-    /// Stores `desired` if the word holds `expected`; whether it did.
     @inlinable
     func compareExchange(expected: UInt64, desired: UInt64) -> Bool { crg_word_compare_exchange(word, expected, desired) }
-
-    /// Adds one; returns the new value.
-    @discardableResult
-    func increment() -> UInt64 { crg_word_add(word, 1) }
-
-    /// Subtracts one; returns the new value.
-    @discardableResult
-    func decrement() -> UInt64 { crg_word_add(word, UInt64.max) }
+    @discardableResult func increment() -> UInt64 { crg_word_add(word, 1) }
+    @discardableResult func decrement() -> UInt64 { crg_word_add(word, UInt64.max) }
 
     /// A zero word of its own, freed by `deallocate()`.
     static func allocate() -> AtomicWord { AtomicWord(allocated(crg_words_create(1))) }
-
     func deallocate() { crg_cells_destroy(word) }
 }
 
-/// Atomic cells in memory of their own (stable addresses), zeroed: an object
+/// Zeroed atomic cells in memory of their own (stable addresses): an object
 /// that publishes fields allocates a block in its init and frees it in its
-/// deinit; its named fields (`AtomicReference`, `AtomicWord`) are views into
-/// the block.
+/// deinit; its named fields (`AtomicReference`, `AtomicWord`) view the block.
 @frozen @usableFromInline
 struct AtomicCells {
     @usableFromInline let base: UnsafeMutablePointer<crg_cell>
@@ -79,19 +64,17 @@ struct AtomicCells {
         }
     }
 
-    /// The word `index` after the `count` cells.
     @inlinable @inline(__always)
     func word(_ index: Int, after count: Int) -> AtomicWord {
         AtomicWord(UnsafeMutableRawPointer(base + count + index).assumingMemoryBound(to: crg_word.self))
     }
 
-    /// The cell at `index` as a published reference to an `Object`.
     @inlinable @inline(__always)
     func reference<Object>(_ index: Int, to: Object.Type = Object.self) -> AtomicReference<Object> {
         AtomicReference(base + index)
     }
 
-    /// Releases the owned reference the cell at `index` holds, if any (an
+    /// Releases the owned reference in the cell at `index`, if any (an
     /// owner's deinit: no reader can reach the cells).
     func releaseObject(at index: Int) { reference(index, to: AnyObject.self).load()?.release() }
 

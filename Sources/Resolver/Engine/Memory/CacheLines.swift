@@ -29,17 +29,12 @@ struct PaddedBuffer<Element> {
     @usableFromInline var capacity = 0
 
     /// Empty, with no memory yet.
-    @inlinable
-    init() {}
-
-    @inlinable
-    var isEmpty: Bool { count == 0 }
+    @inlinable init() {}
+    @inlinable var isEmpty: Bool { count == 0 }
 
     /// The element at `index` (< `count`), read in place.
     @inlinable
-    subscript(index: Int) -> Element {
-        unsafeAddress { UnsafePointer(base.unsafelyUnwrapped + index) }
-    }
+    subscript(index: Int) -> Element { unsafeAddress { UnsafePointer(base.unsafelyUnwrapped + index) } }
 
     @inlinable
     mutating func append(_ element: Element) {
@@ -70,9 +65,7 @@ struct PaddedBuffer<Element> {
     /// Destroys the elements and gives the memory back.
     mutating func deallocate() {
         removeAll()
-        if let base {
-            CacheLines.deallocate(base)
-        }
+        if let base { CacheLines.deallocate(base) }
         base = nil
         capacity = 0
     }

@@ -1,19 +1,16 @@
 import CRegistry
 
 /// Proof that the calling thread is in a read section, where nothing a
-/// writer retires is released (DESIGN.md, "Memory reclamation"). Every
-/// function that follows an `UncheckedReference` takes a
-/// `borrowing ReadSection`, so the compiler checks that a section is open
-/// there. It cannot be copied or left open: `end()` closes it, else its
-/// deinit does. Sections nest. Zero-sized: it compiles to
+/// writer retires is released (DESIGN.md, "Memory reclamation"): functions
+/// that follow an `UncheckedReference` take a `borrowing ReadSection`. Not
+/// copyable, ended by `end()` or else its deinit; sections nest. Zero-sized:
 /// `crg_read_begin`/`crg_read_end`, inlined.
 @frozen @usableFromInline
 struct ReadSection: ~Copyable {
     @inlinable @inline(__always)
     init() { crg_read_begin() }
 
-    /// Leaves the section (the deinit runs here); nothing reached through it
-    /// may be used after.
+    /// Leaves the section (the deinit runs here).
     @inlinable @inline(__always)
     consuming func end() {}
 

@@ -1,8 +1,7 @@
 import CRegistry
 
 // Writers retire what a reader may still reach; the C core releases it after
-// a grace period, with no lock held (DESIGN.md, R2 and "Memory
-// reclamation"). Writers call `collectRetired()` after unlocking.
+// a grace period (DESIGN.md, R2), in `collectRetired()` after unlocking.
 
 /// Gives up an owned (+1) reference: the release function of retired objects
 /// and of every table whose values are retained objects.
@@ -11,8 +10,8 @@ let releaseRetainedObject: @convention(c) (UnsafeMutableRawPointer, UnsafeMutabl
     Unmanaged<AnyObject>.fromOpaque(object).release()
 }
 
-/// Retires an owned (+1) reference: released once no read section open now
-/// can still be reading the object.
+/// Retires an owned (+1) reference, released when the read sections open now
+/// have ended.
 func retire<Object>(owned reference: UncheckedReference<Object>) {
     if crg_retire(reference.opaque, releaseRetainedObject, nil) != 0 {
         fatalError("RESOLVER: out of memory queueing an object for release")
@@ -22,7 +21,6 @@ func retire<Object>(owned reference: UncheckedReference<Object>) {
 /// Retires a reference to `object` (taking one of its own).
 func retire(_ object: AnyObject) { retire(owned: UncheckedReference.retaining(object)) }
 
-/// Releases what retired objects no reader can reach any more. Call with no
-/// lock held: releases run deinits.
+/// Releases what no reader can reach any more. Call unlocked: deinits run.
 @usableFromInline
 func collectRetired() { _ = crg_collect() }

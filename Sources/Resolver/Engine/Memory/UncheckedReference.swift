@@ -10,11 +10,7 @@ struct UncheckedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
 
     /// A reference to `object`, which the caller keeps alive.
     @inlinable @inline(__always)
-    init(_ object: Object) {
-        opaque = Unmanaged.passUnretained(object).toOpaque()
-    }
-
-    /// The reference `opaque` (of a reference of the same class) stands for.
+    init(_ object: Object) { opaque = Unmanaged.passUnretained(object).toOpaque() }
     @inlinable @inline(__always)
     init(opaque: UnsafeMutableRawPointer) { self.opaque = opaque }
 
@@ -25,19 +21,16 @@ struct UncheckedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
         UncheckedReference(opaque: Unmanaged.passRetained(object).toOpaque())
     }
 
-    /// Runs `body` with the object borrowed: reading a field, calling a
-    /// closure stored in a constant, or passing the object on takes no count.
-    /// The caller guarantees the object alive for `body`: one the read
-    /// section keeps (R2), or one it holds. The engine's one use of
-    /// `Unmanaged._withUnsafeGuaranteedRef` (`EngineLayerTests` checks it
-    /// keeps no count).
+    /// Runs `body` with the object borrowed, which the caller guarantees alive
+    /// (a read section's, R2, or one it holds): reading a field, calling a
+    /// constant closure or passing the object on takes no count. The engine's
+    /// one use of `_withUnsafeGuaranteedRef` (`EngineLayerTests`).
     @inlinable @inline(__always)
     func read<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try Unmanaged<Object>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }
 
-    /// A strong reference (a count: for slow paths that hand the object to
-    /// user code or keep it).
+    /// A strong reference (a count: slow paths that keep the object).
     @inlinable @inline(__always)
     var object: Object { Unmanaged<Object>.fromOpaque(opaque).takeUnretainedValue() }
 
@@ -45,8 +38,7 @@ struct UncheckedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     @inlinable
     func release() { Unmanaged<Object>.fromOpaque(opaque).release() }
 
-    /// The same object as another class it is known to be (a subclass, or
-    /// `AnyObject`).
+    /// The object as another class it is known to be.
     @inlinable @inline(__always)
     func unsafeCast<Other>(to: Other.Type) -> UncheckedReference<Other> { UncheckedReference<Other>(opaque: opaque) }
 

@@ -1,17 +1,14 @@
-/// How caches hold service instances without storing `Any` and casting back.
-/// Every cache is keyed by the exact service type, so a reader knows the
-/// value's type statically: a class instance is stored as the object itself,
-/// anything else in a `Box` of that exact type, and reading back is a
-/// reinterpretation, not a dynamic cast. A value must be read back as the
-/// `Service` type it was stored as. (Hand-made registrations' key space in
-/// caching scopes, where types may meet, stores `Any`:
+/// How caches hold instances without storing `Any`: every cache is keyed by
+/// the exact service type, so a class instance is stored as the object
+/// itself, anything else in a `Box` of that type, and read back (as the type
+/// it was stored as) by reinterpretation, not a dynamic cast. (Hand-made
+/// registrations' key space, where types meet, stores `Any`:
 /// `ResolverScope.resolveHandMade`.)
 @usableFromInline
 enum ValueStorage {
-    /// Whether every `Service` value is one strong class reference (a class
-    /// type, or `AnyObject`), stored as the object itself. A cast of the
-    /// metatype, folded where `Service` is known, so the app's specialized
-    /// code and the library's unspecialized code agree.
+    /// Whether every `Service` value is one strong class reference, stored as
+    /// the object itself: a metatype cast, so specialized and unspecialized
+    /// code agree.
     @inlinable
     static func isClassReference<Service>(_: Service.Type) -> Bool {
         Service.self is AnyClass || Service.self == AnyObject.self
@@ -26,8 +23,7 @@ enum ValueStorage {
         return .retaining(Box(value))
     }
 
-    /// The value `stored` (made by `retainedReference` for the same type)
-    /// holds; the only count taken is the caller's copy of the result.
+    /// The value `stored` (from `retainedReference` for this type) holds.
     @inlinable @inline(__always)
     static func value<Service>(in stored: UncheckedReference<AnyObject>, as type: Service.Type) -> Service {
         if isClassReference(Service.self) {
@@ -36,17 +32,14 @@ enum ValueStorage {
         return stored.unsafeCast(to: Box<Service>.self).read { $0.value }
     }
 
-    /// What the graph scope keeps (class instances only), owning one count:
-    /// the instance of a class type, a box for a protocol value that holds a
-    /// class instance, nil for a value type.
+    /// What the graph scope keeps, owning a count: a class instance (boxed in
+    /// a protocol value), nil for a value type.
     @inlinable
     static func retainedGraphObject<Service>(for value: Service) -> Unmanaged<AnyObject>? {
         if isClassReference(Service.self) {
             return Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self))
         }
-        guard holdsClassInstance(value) else {
-            return nil
-        }
+        guard holdsClassInstance(value) else { return nil }
         return Unmanaged.passRetained(Box(value))
     }
 
@@ -56,60 +49,45 @@ enum ValueStorage {
         if isClassReference(Service.self) {
             return unsafeBitCast(value, to: AnyObject.self)
         }
-        guard holdsClassInstance(value) else {
-            return nil
-        }
+        guard holdsClassInstance(value) else { return nil }
         return value as AnyObject
     }
 
-    /// Whether `value`'s dynamic type is a class (`type(of:)` of a generic
-    /// value bound to a protocol is the protocol's metatype; of `Any`, the
-    /// dynamic type).
+    /// Whether `value`'s dynamic type is a class (asked of `value as Any`:
+    /// of a generic value bound to a protocol, `type(of:)` is the protocol's).
     @inlinable
-    static func holdsClassInstance<Service>(_ value: Service) -> Bool {
-        type(of: value as Any) is AnyClass
-    }
+    static func holdsClassInstance<Service>(_ value: Service) -> Bool { type(of: value as Any) is AnyClass }
 
     /// Whether `value` is an Optional holding nil (an Optional service type).
     @inlinable
-    static func isNil<Service>(_ value: Service) -> Bool {
-        (value as? any OptionalValue)?.isNone ?? false
-    }
+    static func isNil<Service>(_ value: Service) -> Bool { (value as? any OptionalValue)?.isNone ?? false }
 }
 
 /// A value of an exact type, held by reference.
 @usableFromInline
 final class Box<Value> {
     @usableFromInline let value: Value
-
-    @inlinable
-    init(_ value: Value) { self.value = value }
+    @inlinable init(_ value: Value) { self.value = value }
 }
 
-/// A weak reference held by reference (a `.shared` cache's, a
-/// `WeakLazyInjected`'s), set once when made, so threads may read it at once.
+/// A weak reference by reference (`.shared`, `WeakLazyInjected`), set once
+/// when made, so threads may read it at once.
 @usableFromInline
 final class WeakBox {
     @usableFromInline weak var object: AnyObject?
-
-    @usableFromInline
-    init(_ object: AnyObject?) { self.object = object }
+    @usableFromInline init(_ object: AnyObject?) { self.object = object }
 }
 
 /// An Optional, whatever it wraps.
 @usableFromInline
-protocol OptionalValue {
-    var isNone: Bool { get }
-}
+protocol OptionalValue { var isNone: Bool { get } }
 
 extension Optional: OptionalValue {
-    @usableFromInline
-    var isNone: Bool { self == nil }
+    @usableFromInline var isNone: Bool { self == nil }
 }
 
-/// `value` as a `Target` when its static type is `Target`, without a dynamic
-/// cast; nil otherwise. (The metatype comparison makes the `unsafeBitCast` of
-/// a value to its own type safe; the optimizer folds it where both are known.)
+/// `value` as a `Target` when its static type is `Target` (a bit cast of a
+/// value to its own type, folded where both are known), else nil.
 @inlinable @inline(__always)
 func exactly<Value, Target>(_ value: Value, as type: Target.Type) -> Target? {
     Value.self == Target.self ? unsafeBitCast(value, to: Target.self) : nil

@@ -21,41 +21,32 @@ extension Resolver {
     /// replaced whole by `add(child:)`.
     final class ChildList {
         let containers: [Resolver]
-
         init(_ containers: [Resolver]) { self.containers = containers }
     }
 
     /// Publishes `children` for readers, retiring the list it replaces.
     func publishChildrenLocked() {
         registry.assertLocked()
-        if let replaced = fields.children.exchange(.retaining(ChildList(children))) {
-            retire(owned: replaced)
-        }
+        if let replaced = fields.children.exchange(.retaining(ChildList(children))) { retire(owned: replaced) }
     }
 
     /// The deinit's work. Threads' caches key entries by container address,
     /// which a later container may take. No reader can be inside this one
-    /// (readers reach a container through a reference of their own or a
-    /// retired one); its table and cache scope are retired all the same.
+    /// (it has no reference left), but what it owns is retired all the same.
     func releaseStorage() {
         ThreadCache.invalidate()
         storage.destroy()
-        if let cacheScope {
-            retire(cacheScope)
-        }
-        if let children = fields.children.load() {
-            retire(owned: children)
-        }
+        if let cacheScope { retire(cacheScope) }
+        if let children = fields.children.load() { retire(owned: children) }
         fields.cells.deallocate()
         collectRetired()
     }
 
-    /// Stores `registration` (of the type `typeID`) under its key in this
-    /// container's own table, retiring the one it replaces and recording it
-    /// for `verify()` (unless `recordingReplacement` is false: a collection's
-    /// list grown by an element). 0, or an error code (out of memory: the
-    /// table unchanged). For no service type in particular, so registering
-    /// instantiates no metadata here.
+    /// Stores `registration` (of the type `typeID`) in this container's own
+    /// table, retiring the one it replaces and recording that for `verify()`
+    /// (unless `recordingReplacement` is false: a list grown by an element).
+    /// 0, or an error code (out of memory: the table unchanged). Not generic,
+    /// so registering instantiates no metadata here (B2).
     @usableFromInline
     func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?,
                    recordingReplacement: Bool = true) -> Int32 {
@@ -75,16 +66,15 @@ extension Resolver {
         }
     }
 
-    /// The scope behind `cache` of `container`, made if needed (the resolve
-    /// path reads the published field first).
+    /// The scope behind `container`'s `cache`, made (the resolve path's slow
+    /// branch: B3).
     @usableFromInline @inline(never)
     static func makeCacheScope(_ container: UncheckedReference<Resolver>) -> UncheckedReference<ResolverScope> {
         let resolver = container.object
         return UncheckedReference(registry.write { resolver.cacheScopeLocked })
     }
 
-    /// This container's own registrations (not its children's), in no
-    /// particular order, with their keys.
+    /// This container's own registrations (not its children's) and keys.
     func ownEntriesLocked() -> [(typeID: UInt64, name: String?, registration: AnyObject)] {
         registry.assertLocked()
         return storage.table.entriesLocked().map { ($0.typeID, $0.name, $0.value.object) }

@@ -1,19 +1,16 @@
 import CRegistry
 
-/// A writers' mutex (`crg_mutex`: recursive, reference counted, shared by the
-/// tables that use it), held for table operations only, never while user code
-/// runs, and taken in one scope (`withLock`).
+/// A writers' mutex (`crg_mutex`: recursive, counted, shared by the tables
+/// that use it), taken in one scope (`withLock`), never while user code runs.
 @frozen @usableFromInline
 struct Mutex: @unchecked Sendable {
     @usableFromInline let raw: OpaquePointer
 
     /// A new mutex; its owner gives it up with `release()`.
     static func make() -> Mutex { Mutex(raw: allocated(crg_mutex_create())) }
-
     @usableFromInline
     init(raw: OpaquePointer) { self.raw = raw }
 
-    /// Runs `body` holding the mutex.
     @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         crg_mutex_lock(raw)
@@ -21,9 +18,8 @@ struct Mutex: @unchecked Sendable {
         return try body()
     }
 
-    /// Runs `body` holding the mutex without stepping the threads' caches'
-    /// version (`crg_mutex_lock_quiet`): a build's start and end, which add
-    /// entries and step the version themselves before replacing one (T1).
+    /// `withLock` without stepping the threads' caches' version: a build's
+    /// start and end, which only add entries (T1).
     @inlinable
     func withQuietLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         crg_mutex_lock_quiet(raw)
@@ -31,8 +27,7 @@ struct Mutex: @unchecked Sendable {
         return try body()
     }
 
-    /// Runs `body` (user code) with the mutex released, from inside a
-    /// `withLock` that holds it once; takes it again after.
+    /// Runs `body` (user code) unlocked, inside a `withLock` that holds it once.
     func withoutLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         crg_mutex_unlock(raw)
         defer { crg_mutex_lock(raw) }
@@ -40,10 +35,7 @@ struct Mutex: @unchecked Sendable {
     }
 
     var isHeldByCurrentThread: Bool { crg_mutex_held(raw) }
-
-    /// Gives up the owner's reference.
     func release() { crg_mutex_release(raw) }
-
     /// Makes every critical section step the threads' caches' version (T1).
     func stepsThreadCacheVersion() { crg_mutex_set_versioned(raw) }
 }
@@ -52,15 +44,13 @@ struct Mutex: @unchecked Sendable {
 /// object that declares it.
 final class Condition: @unchecked Sendable {
     private let raw = allocated(crg_condition_create())
-
     deinit { crg_condition_destroy(raw) }
 
     /// Waits for `broadcast()`, releasing `mutex` (held once) meanwhile. False
     /// when the caller holds it more than once: waiting would keep it locked.
     func wait(_ mutex: Mutex) -> Bool { crg_condition_wait(raw, mutex.raw) == 0 }
 
-    /// As `wait(_:)`, for at most `nanoseconds`: whether the time passed (the
-    /// mutex is held again all the same).
+    /// `wait(_:)` for at most `nanoseconds`: whether they passed.
     func waitTimingOut(_ mutex: Mutex, nanoseconds: UInt64) -> Bool {
         crg_condition_wait_for(raw, mutex.raw, nanoseconds) == ETIMEDOUT
     }

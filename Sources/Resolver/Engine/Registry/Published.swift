@@ -1,28 +1,24 @@
 import CRegistry
 
 /// What every resolve reads first, in process-wide fields (`crg_published`:
-/// static storage, no pointer to load, no initialization check), all zero
-/// until the registry is made.
+/// static storage, nothing to load or initialize first), zero until the
+/// registry is made. `root` and `decorate` are unretained: `Registry` owns them.
 @usableFromInline
 enum Published {
-    /// The root container, unretained (`Registry.root` owns it).
     @inlinable static var root: AtomicReference<Resolver> { AtomicReference(crg_published_root()) }
-    /// The decorator to call, unretained (`Registry.decorate` owns it), or nil
-    /// (always in release builds of the library).
+    /// nil in release builds of the library.
     @inlinable static var decorate: AtomicReference<DecorateBox> { AtomicReference(crg_published_decorate()) }
-    /// 1 once `registerAllServices` has run for the current registration
-    /// generation (G1).
+    /// 1 once `registerAllServices` has run for the current generation (G1).
     @inlinable static var registered: AtomicWord { AtomicWord(crg_published_registered()) }
-    /// Non-zero while resolves take the detour (`resolveWithDetour`): the
-    /// `withRoot` calls running, the verification threads alive, and one
-    /// while graph recording is on.
+    /// Non-zero while resolves take the detour (`Resolver.detour`): the
+    /// `withRoot` calls running, verification threads alive, and one while
+    /// graph recording is on.
     @inlinable static var detours: AtomicWord { AtomicWord(crg_published_detours()) }
     /// Counts scopes made, so each starts its generations at its own base.
     static var scopesMade: AtomicWord { AtomicWord(crg_published_scopes_made()) }
     /// 1 while `Resolver.isRecordingGraph` is on.
     static var recordingGraph: AtomicWord { AtomicWord(crg_published_recording_graph()) }
 
-    /// Runs `body` with resolves on the detour.
     static func withDetour<Result>(_ body: () throws -> Result) rethrows -> Result {
         detours.increment()
         defer { detours.decrement() }
@@ -30,15 +26,12 @@ enum Published {
     }
 }
 
-/// The `decorate` closure, by reference so a resolve reaches it through a
-/// published pointer.
+/// The `decorate` closure, by reference so that it can be published.
 @usableFromInline
 final class DecorateBox: @unchecked Sendable {
     @usableFromInline let decorate: (_ service: Any) -> Void
-
     init(_ decorate: @escaping (_ service: Any) -> Void) { self.decorate = decorate }
 
-    /// Calls the published decorator (read section).
     @inlinable @inline(__always)
     static func call(_ box: UncheckedReference<DecorateBox>, with service: Any) { box.read { $0.decorate(service) } }
 }

@@ -2,9 +2,8 @@ import CRegistry
 
 /// The process-wide state behind the static API. Writers hold `mutex`, one
 /// recursive mutex shared by every container's and scope's table, for table
-/// operations only, never while user code runs. Readers take no lock: what a
-/// resolve needs (`root`, `decorate`, whether registration is done) is
-/// published in `Published` (DESIGN.md, "Who touches what"; R3).
+/// operations only; readers take no lock and read what they need in
+/// `Published` (DESIGN.md, "Who touches what"; R3).
 @usableFromInline
 final class Registry: @unchecked Sendable {
     @usableFromInline let mutex: Mutex
@@ -12,23 +11,20 @@ final class Registry: @unchecked Sendable {
     // Guarded by `mutex`.
     @usableFromInline @exclusivity(unchecked) private(set) var main: Resolver
     private(set) var root: Resolver
-    /// nil means `.graph` (read when registering).
+    /// nil: `.graph` (read when registering).
     @usableFromInline @exclusivity(unchecked) var defaultScope: ResolverScope?
     private(set) var decorate: DecorateBox?
     var registerServices: (() -> Void)?
-    /// Receives every failure message before the program stops (tests).
+    /// For tests: failures before the program stops, warnings instead of
+    /// standard error.
     var failureHook: ((String) -> Void)?
-    /// Receives every warning instead of standard error (tests).
     var warningHook: ((String) -> Void)?
-    /// How many elements `register(into:)` has added to each list, for the
-    /// elements' names.
+    /// How many elements `register(into:)` has added to each list (to name them).
     var elementsAdded: [CollectionKey: Int] = [:]
-
     /// `reset()` bumps `wantedGeneration`; a run of `registerAllServices`
-    /// completes only the generation it started for (G1).
+    /// (on `registrationRunner`) completes only the one it started for (G1).
     private var wantedGeneration: UInt64 = 1
     private var completedGeneration: UInt64 = 0
-    /// The thread running `registerAllServices`, while it runs.
     private var registrationRunner: ResolutionContext?
     private let registrationEnded = Condition()
 
@@ -45,9 +41,7 @@ final class Registry: @unchecked Sendable {
     }
 
     @inlinable
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try mutex.withLock(body)
-    }
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try mutex.withLock(body) }
 
     /// Stops a debug build when the calling thread does not hold the mutex:
     /// every `…Locked` function checks it first (L1).
@@ -57,16 +51,13 @@ final class Registry: @unchecked Sendable {
     }
 
     /// Runs `body` under the mutex, then releases what it retired (unlocked:
-    /// releases run deinits). Inlinable, so what `body` returns is not passed
-    /// through unspecialized generic code.
+    /// deinits run). Inlinable, so what `body` returns skips generic code.
     @inlinable
     func write<Result>(_ body: () throws -> Result) rethrows -> Result {
         defer { collectRetired() }
         return try withLock(body)
     }
 
-    /// Makes `container` the root, retiring the registry's reference to the
-    /// old one.
     func setRootLocked(_ container: Resolver) {
         assertLocked()
         guard container !== root else { return }
@@ -83,8 +74,7 @@ final class Registry: @unchecked Sendable {
         main = container
     }
 
-    /// The decorator a resolve calls: in DEBUG builds of this library only,
-    /// as on the synchronous path.
+    /// The decorator a resolve calls (DEBUG builds of this library only).
     var decorateWhenResolving: ((_ service: Any) -> Void)? {
         #if DEBUG
         return decorate?.decorate
@@ -95,24 +85,21 @@ final class Registry: @unchecked Sendable {
 
     func setDecorate(_ decorate: ((_ service: Any) -> Void)?) {
         write {
-            if let old = self.decorate {
-                retire(old)
-            }
+            if let old = self.decorate { retire(old) }
             let box = decorate.map(DecorateBox.init)
             self.decorate = box
-            // Called in DEBUG builds only, as by the original: the check is in
-            // the library (built in the app's configuration), not in inlinable
-            // code, so every resolve path agrees.
+            // DEBUG builds only, as the original: checked in the library (built
+            // in the app's configuration), not in inlinable code, so every
+            // resolve path agrees.
             #if DEBUG
             Published.decorate.store(box.map(UncheckedReference.init))
             #endif
         }
     }
 
-    /// Runs `registerAllServices` for the current generation if it has not
-    /// run, or waits for the thread running it; true when called from inside
-    /// it (on that thread). Call unlocked, outside a read section (it may
-    /// wait). G1.
+    /// Runs `registerAllServices` for the current generation, or waits for
+    /// the thread running it (G1); true on that thread. Call unlocked, outside
+    /// a read section.
     @usableFromInline @inline(never) @discardableResult
     func ensureRegistered() -> Bool {
         let me = ResolutionContext.current
@@ -122,12 +109,8 @@ final class Registry: @unchecked Sendable {
         let insideRegistration = withLock { () -> Bool? in
             while completedGeneration != wantedGeneration {
                 if let runner = registrationRunner {
-                    if runner === me {
-                        return true
-                    }
-                    guard registrationEnded.wait(mutex) else {
-                        return nil
-                    }
+                    if runner === me { return true }
+                    guard registrationEnded.wait(mutex) else { return nil }
                     continue
                 }
                 let generation = wantedGeneration
@@ -152,16 +135,14 @@ final class Registry: @unchecked Sendable {
         return insideRegistration
     }
 
-    /// Whether this thread is running `registerAllServices`.
     var isRegisteringOnThisThread: Bool {
         let me = ResolutionContext.existing
         return me != nil && withLock { registrationRunner === me }
     }
 
     /// `Resolver.reset()`: a new, empty `main` that is also `root`, the
-    /// `.application`, `.cached` and `.shared` caches emptied, and a new
-    /// registration generation (the gate closes before the new root is
-    /// published: G1).
+    /// built-in caches emptied, a new registration generation (the gate closes
+    /// before the new root is published: G1).
     func reset() {
         write {
             wantedGeneration += 1
@@ -176,25 +157,19 @@ final class Registry: @unchecked Sendable {
         }
     }
 
-    /// Reports that registering `type` under `name` ran out of memory in the
-    /// C table, which is left as it was.
     @usableFromInline
     func reportRecoverable(outOfMemoryRegistering type: Any.Type, _ name: Resolver.Name?, _ rc: Int32) {
         reportRecoverable("RESOLVER: could not register '\(describe(type, name))': out of memory (error \(rc)). The previous registration, if any, is unchanged.")
     }
 
-    /// Reports a failure the caller survives (an allocation failure while
-    /// registering): to the failure hook when set (tests), else the program
-    /// stops.
+    /// A failure the caller survives (out of memory): to the failure hook,
+    /// else the program stops.
     func reportRecoverable(_ message: String) {
-        guard let hook = withLock({ failureHook }) else {
-            fatalError(message)
-        }
+        guard let hook = withLock({ failureHook }) else { fatalError(message) }
         hook(message)
     }
 
-    /// Says something the program may go on after: to the warning hook when
-    /// set (tests), else on standard error. Call unlocked.
+    /// A warning: to the warning hook, else on standard error. Call unlocked.
     func warn(_ message: String) {
         if let hook = withLock({ warningHook }) {
             hook(message)

@@ -20,15 +20,12 @@ struct KeyBytes: @unchecked Sendable {
     /// nothing copied, the hash remembered per thread by its address.
     @inlinable
     static func literal(_ value: StaticString) -> KeyBytes? {
-        guard value.hasPointerRepresentation && value.isASCII else {
-            return nil
-        }
+        guard value.hasPointerRepresentation && value.isASCII else { return nil }
         let start = UnsafeRawPointer(value.utf8Start)
         return KeyBytes(hash: crg_name_hash_static(start, value.utf8CodeUnitCount), start: start,
                         count: value.utf8CodeUnitCount)
     }
 
-    /// Whether both are the same bytes.
     @inlinable
     func matches(_ other: KeyBytes) -> Bool {
         hash == other.hash && count == other.count
@@ -55,27 +52,22 @@ final class OwnedKeyBytes: @unchecked Sendable {
 }
 
 /// The registry's key of a service type and optional name, on the caller's
-/// stack for one call (`withRegistryKey`); the first table call that needs
-/// its hash computes and keeps it.
+/// stack for one call (`withRegistryKey`).
 @frozen @usableFromInline
 struct RegistryKey {
     @usableFromInline let pointer: UnsafeMutablePointer<crg_key>
 
     @inlinable @inline(__always)
     init(_ pointer: UnsafeMutablePointer<crg_key>) { self.pointer = pointer }
-
     /// `ObjectIdentifier(type)` as the registry's type identity.
     @inlinable @inline(__always)
     static func typeID(of type: Any.Type) -> UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(type))) }
-
     @inlinable @inline(__always)
     var typeID: UInt64 { pointer.pointee.type }
-
     /// The name's bytes (nil when unnamed), which the thread's cache compares
     /// by address.
     @inlinable @inline(__always)
     var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
-
     @inlinable @inline(__always)
     var nameHash: UInt64 { pointer.pointee.name_hash }
 
@@ -109,9 +101,8 @@ func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (
     withExtendedLifetime(name) { withRegistryKey(RegistryKey.typeID(of: type), name?.key, body) }
 }
 
-/// The key of `typeID` (a type's identity, or a key space of its own such as
-/// the per-argument instances') and `name`, which is kept alive to the end of
-/// `body`.
+/// The key of `typeID` (a type's, or a key space of its own) and `name`,
+/// which is kept alive to the end of `body`.
 func withRegistryKey<Result>(typeID: UInt64, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
     withExtendedLifetime(name) { withRegistryKey(typeID, name?.key, body) }
 }

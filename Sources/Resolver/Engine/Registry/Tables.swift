@@ -1,26 +1,22 @@
 import CRegistry
 
 /// A C table (`crg_table.h`) of objects under registry keys, owning one
-/// reference to each value (released, through retirement, when it leaves).
-/// Readers search it in a read section; writers change it holding the
-/// registry mutex (the `Locked` calls).
+/// reference to each value (retired when it leaves). Readers search it in a
+/// read section; writers change it holding the registry mutex.
 @frozen @usableFromInline
 struct InstanceTable: @unchecked Sendable {
+    typealias Entry = (typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)
     @usableFromInline let raw: OpaquePointer
 
     /// An empty table guarded by `mutex` (`what`: for the out-of-memory stop).
     static func make(mutex: Mutex, _ what: String) -> InstanceTable {
         InstanceTable(raw: created(what, mutex: mutex, allocator: nil, crg_create))
     }
-
     @usableFromInline
     init(raw: OpaquePointer) { self.raw = raw }
 
-    /// The value under `key`, if any.
     @inlinable @inline(__always)
     func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? { findValue(key) }
-
-    /// The value under `key`, holding the mutex.
     func findLocked(_ key: RegistryKey) -> UncheckedReference<AnyObject>? { findValue(key) }
 
     @inlinable @inline(__always)
@@ -43,34 +39,30 @@ struct InstanceTable: @unchecked Sendable {
     /// memory (retiring needs a node), the table unchanged. A key that is not
     /// there is gone already: true.
     func removeLocked(_ key: RegistryKey) -> Bool {
-        guard findLocked(key) != nil else {
-            return true
-        }
+        guard findLocked(key) != nil else { return true }
         return crg_remove_locked(raw, key.pointer, nil) == 0
     }
 
     /// Takes every value out (retired).
     func clearLocked() { _ = crg_clear_locked(raw, nil, nil) }
+    /// Frees the table; its values are retired.
+    func destroy() { crg_destroy(raw) }
 
     /// Every entry's key (type identity, name) and value.
-    func entriesLocked() -> [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] {
-        var entries: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] = []
+    func entriesLocked() -> [Entry] {
+        var entries: [Entry] = []
         withUnsafeMutablePointer(to: &entries) { list in
             _ = crg_iterate_locked(raw, { entry, context in
                 let entry = entry.pointee
                 let name = entry.has_name
-                    ? String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self)
-                    : nil
-                context!.assumingMemoryBound(to: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)].self)
-                    .pointee.append((entry.type, name, UncheckedReference(opaque: entry.value)))
+                    ? String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self) : nil
+                context!.assumingMemoryBound(to: [Entry].self).pointee
+                    .append((entry.type, name, UncheckedReference(opaque: entry.value)))
                 return 0
             }, list)
         }
         return entries
     }
-
-    /// Frees the table; its values are retired.
-    func destroy() { crg_destroy(raw) }
 }
 
 /// A container's C side (`crg_container.h`): its table of registrations and
@@ -79,12 +71,11 @@ struct InstanceTable: @unchecked Sendable {
 struct ContainerTable: @unchecked Sendable {
     @usableFromInline let raw: OpaquePointer
 
-    /// An empty container guarded by `mutex` (allocating through `allocator`,
-    /// for tests).
+    /// An empty container guarded by `mutex`, allocating through `allocator`
+    /// (tests).
     static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
         ContainerTable(raw: created("a container", mutex: mutex, allocator: allocator, crg_container_create))
     }
-
     @usableFromInline
     init(raw: OpaquePointer) { self.raw = raw }
 
@@ -101,25 +92,22 @@ struct ContainerTable: @unchecked Sendable {
 
     /// This container's own table.
     var table: InstanceTable { InstanceTable(raw: crg_container_table(raw)) }
+    /// Frees the container; its registrations are retired.
+    func destroy() { crg_container_destroy(raw) }
 
     /// Adds `child` to search after the earlier ones: 0, ELOOP (it would be
     /// its own descendant) or an error code (out of memory).
     func addChildLocked(_ child: ContainerTable) -> Int32 { crg_container_add_child_locked(raw, child.raw) }
-
-    /// Frees the container; its registrations are retired.
-    func destroy() { crg_container_destroy(raw) }
 }
 
-/// A C table or container made by `create` with the options all of the
-/// engine's share: guarded by `mutex`, owning one reference to each value.
-/// Out of memory, the program stops (`what` names what was being made).
+/// A C table or container made by `create` with the options all the engine's
+/// share: guarded by `mutex`, owning one reference to each value. Out of
+/// memory, the program stops, naming `what`.
 private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?,
                      _ create: (UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<crg_options>) -> Int32) -> OpaquePointer {
     var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,
                               release: releaseRetainedObject, release_context: nil)
     var made: OpaquePointer?
-    guard create(&made, &options) == 0, let made else {
-        fatalError("RESOLVER: out of memory creating \(what)")
-    }
+    guard create(&made, &options) == 0, let made else { fatalError("RESOLVER: out of memory creating \(what)") }
     return made
 }

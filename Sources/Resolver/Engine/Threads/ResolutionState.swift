@@ -1,42 +1,34 @@
 import CRegistry
 
-/// What a thread's resolves write, in its record's front-end bytes
-/// (`crg_thread_front_end`, zero in a new record: this state empty), reached
-/// by pointer (`ThreadResolution`); only that thread touches it (DESIGN.md, "A
-/// thread's record"). When the thread exits, `releaseAll` leaves it empty for
-/// the next thread.
+/// What a thread's resolves write, in its record's front-end bytes (zero in a
+/// new record: this state empty), reached by pointer (`ThreadResolution`) and
+/// touched by that thread only (DESIGN.md, "A thread's record"). At thread
+/// exit `releaseAll` leaves it empty for the next thread.
 @usableFromInline
 struct ResolutionState {
-    /// The registrations whose factories run on this thread, outermost first,
-    /// unretained (the thread's read section keeps them): `stackCount` of
-    /// them, in the record's bytes after this state (`inlineStackCapacity`),
-    /// then in a `CacheLines` buffer of `stackCapacity`, kept with the record.
-    /// Non-empty while a top-level resolution runs. One entering again
-    /// without arguments is a cycle; with arguments it is recursion that ends
-    /// (a tree built level by level, as the original allows), stopped at
-    /// `maximumDepth` all the same.
+    /// The registrations whose factories run, outermost first, unretained
+    /// (the read section keeps them): in the record's bytes after this state,
+    /// then in a `CacheLines` buffer the record keeps. Non-empty while a
+    /// top-level resolution runs. One entering again without arguments is a
+    /// cycle; with arguments, recursion that ends (a tree built level by
+    /// level, as the original allows), stopped at `maximumDepth`.
     @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>?
     @usableFromInline var stackCount: Int
     @usableFromInline var stackCapacity: Int
-    /// The `.graph` instances of the current top-level resolution (this
-    /// thread's only), so a dependency needed twice is made once; each entry
-    /// owns one count. Emptied when the outermost factory returns.
+    /// The top-level resolution's `.graph` instances (each entry owns a
+    /// count), emptied when the outermost factory returns.
     @usableFromInline var graph: PaddedBuffer<GraphEntry>
-    /// The previous resolution's graph storage, kept to be reused.
+    /// The previous resolution's graph storage, kept for reuse.
     var spareGraph: PaddedBuffer<GraphEntry>
-    /// True while a finished resolution's instances are being released.
     var releasingGraph: Bool
 
-    /// Where the stack starts, in the record's bytes: after this state.
     static var inlineStackOffset: Int { (MemoryLayout<ResolutionState>.stride + 15) / 16 * 16 }
-
-    /// How many entries the stack holds in the record's bytes.
     static var inlineStackCapacity: Int {
         (Int(CRG_FRONT_END_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
     }
 
-    /// Releases what it owns and leaves it empty, its buffers kept (its thread
-    /// ended, maybe mid-resolution: a verification's thread that failed).
+    /// Releases what it owns, its buffers kept (its thread ended, maybe
+    /// mid-resolution: a verification's thread that failed).
     mutating func releaseAll() {
         for index in 0..<graph.count { graph[index].object.release() }
         graph.removeAll()
@@ -51,25 +43,20 @@ struct ResolutionState {
     }
 }
 
-/// A thread's `ResolutionState`, by pointer (the record lasts as long as the
-/// thread): what the resolve path uses.
+/// A thread's `ResolutionState`, by pointer: what the resolve path uses.
 @frozen @usableFromInline
 struct ThreadResolution {
     @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
 
     @inlinable @inline(__always)
     init(_ state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
-
     /// True while a factory is running on this thread.
     @inlinable
     var isResolving: Bool { state.pointee.stackCount > 0 }
-
-    /// Whether this resolution has made graph instances yet (none: no search).
     @inlinable
     var hasGraphInstances: Bool { !state.pointee.graph.isEmpty }
 
-    /// Pushes the registration at `entry`; stops the program on a cycle or a
-    /// runaway depth.
+    /// Pushes the registration at `entry`; stops on a cycle or a runaway depth.
     @inlinable @inline(__always)
     func enter(_ entry: UnsafeMutableRawPointer, withArguments: Bool) {
         let count = state.pointee.stackCount
@@ -85,8 +72,8 @@ struct ThreadResolution {
         state.pointee.stackCount = count &+ 1
     }
 
-    /// Pops the innermost registration; ends the top-level resolution (and
-    /// its graph) when it was the outermost.
+    /// Pops the innermost registration, ending the resolution's graph after
+    /// the outermost.
     @inlinable @inline(__always)
     func leave() {
         state.pointee.stackCount &-= 1
@@ -123,8 +110,8 @@ struct ThreadResolution {
     @usableFromInline @inline(never)
     func endResolution() {
         if state.pointee.releasingGraph {
-            // A deinit run by the release below resolved and finished a
-            // resolution of its own: release that one without reuse.
+            // A deinit run by the release below finished a resolution of its
+            // own: release that one without reuse.
             var finished = PaddedBuffer<GraphEntry>()
             swap(&finished, &state.pointee.graph)
             for index in 0..<finished.count { finished[index].object.release() }
@@ -133,17 +120,16 @@ struct ThreadResolution {
         }
         state.pointee.releasingGraph = true
         swap(&state.pointee.spareGraph, &state.pointee.graph)
-        // A copy of the spare's pointer and count: a deinit the loop runs
-        // may resolve, and change the state (its graph) meanwhile.
+        // A copy: a deinit the loop runs may resolve and change the state.
         let spare = state.pointee.spareGraph
         for index in 0..<spare.count { spare[index].object.release() }
         state.pointee.spareGraph.removeAll()
         state.pointee.releasingGraph = false
     }
 
-    /// The graph instance made in this resolution for the key of
-    /// `registration` (`typeID` and its name): by the same registration (one
-    /// compare), or by another of that key (a parent's), names compared.
+    /// The graph instance this resolution made for `registration`'s key: by
+    /// the same registration (one compare), or another of that key (a
+    /// parent's), whose name is compared.
     @inlinable
     func graphInstance<Service>(of registration: UncheckedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
@@ -157,42 +143,29 @@ struct ThreadResolution {
         return nil
     }
 
-    /// Keeps `service`, made by `registration`, for the rest of this
-    /// resolution if it is a class instance (values are made anew, as in the
-    /// original).
+    /// Keeps `service` for the rest of this resolution if it is a class
+    /// instance (values are made anew, as in the original).
     @inlinable
     func rememberGraphInstance<Service>(_ service: Service, of registration: UncheckedReference<ResolverRegistration<Service>>,
                                         typeID: UInt64) {
-        guard let object = ValueStorage.retainedGraphObject(for: service) else {
-            return
-        }
+        guard let object = ValueStorage.retainedGraphObject(for: service) else { return }
         state.pointee.graph.append(GraphEntry(typeID: typeID, registration: registration.opaque, object: object))
     }
 
-    /// The registration whose factory is running innermost on this thread.
-    var innermostRegistration: RegistrationDescribing? {
-        let count = state.pointee.stackCount
-        guard count > 0 else { return nil }
-        return describing(state.pointee.stack.unsafelyUnwrapped[count - 1])
+    /// The stack, outermost first: the registration whose factory runs
+    /// innermost, and the services (for messages) or registrations on it.
+    private var entries: UnsafeBufferPointer<UnsafeMutableRawPointer> {
+        UnsafeBufferPointer(start: state.pointee.stack, count: state.pointee.stackCount)
     }
-
-    /// The services on this thread's stack, outermost first, for messages.
-    var chainDescription: [String] {
-        (0..<state.pointee.stackCount).map { describeEntry(state.pointee.stack.unsafelyUnwrapped[$0]) }
-    }
-
-    /// The registrations on this thread's stack, outermost first.
-    var chainRegistrations: [RegistrationDescribing] {
-        (0..<state.pointee.stackCount).compactMap { describing(state.pointee.stack.unsafelyUnwrapped[$0]) }
-    }
+    var innermostRegistration: RegistrationDescribing? { entries.last.flatMap(describing) }
+    var chainDescription: [String] { entries.map(describeEntry) }
+    var chainRegistrations: [RegistrationDescribing] { entries.compactMap(describing) }
 
     private func describing(_ entry: UnsafeMutableRawPointer) -> RegistrationDescribing? {
         Unmanaged<AnyObject>.fromOpaque(entry).takeUnretainedValue() as? RegistrationDescribing
     }
 
-    private func describeEntry(_ entry: UnsafeMutableRawPointer) -> String {
-        describing(entry)?.keyDescription ?? "?"
-    }
+    private func describeEntry(_ entry: UnsafeMutableRawPointer) -> String { describing(entry)?.keyDescription ?? "?" }
 
     @usableFromInline @inline(never)
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
@@ -214,10 +187,9 @@ struct ThreadResolution {
 }
 
 /// One graph instance: its key (the type, and the registration that made it,
-/// whose name completes the key) and the object, owned (released when the
-/// resolution ends). The registration is unowned: the outermost resolve's
-/// read section keeps it while the entry lives (copying its name would count
-/// the name's storage for every entry).
+/// for the name) and the object, owned until the resolution ends. The
+/// registration is unowned: the outermost resolve's read section keeps it
+/// (copying its name would count the name's storage for every entry).
 @usableFromInline
 struct GraphEntry {
     @usableFromInline let typeID: UInt64
@@ -231,8 +203,7 @@ struct GraphEntry {
         self.object = object
     }
 
-    /// Whether `made`, a registration of `registration`'s type, has the same
-    /// name.
+    /// Whether `made`, a registration of `registration`'s type, has its name.
     @usableFromInline @inline(never)
     static func sameName<Service>(_ made: UnsafeMutableRawPointer,
                                   _ registration: UncheckedReference<ResolverRegistration<Service>>) -> Bool {

@@ -2,9 +2,8 @@ import CRegistry
 
 /// This thread's cache of what resolves found (`crg_tcache.h`): for a
 /// (container, type, name) key, a cached instance's value (as its scope's
-/// table stores it) or the registration found, so a transient or graph
-/// resolve skips the table probe too. Valid while the process-wide version
-/// word is unchanged (DESIGN.md, T1).
+/// table stores it) or the registration, so a transient or graph resolve
+/// skips the table probe too. Valid while the version word is (DESIGN.md, T1).
 @usableFromInline
 enum ThreadCache {
     /// What a probe found: an instance, or a registration (the low bit set;
@@ -12,39 +11,35 @@ enum ThreadCache {
     @frozen @usableFromInline
     struct Hit {
         @usableFromInline let value: UnsafeMutableRawPointer
-
         @inlinable @inline(__always)
         init(_ value: UnsafeMutableRawPointer) { self.value = value }
 
-        /// The cached instance's value, if the hit is one.
         @inlinable @inline(__always)
         var instance: UncheckedReference<AnyObject>? {
             UInt(bitPattern: value) & 1 == 0 ? UncheckedReference(opaque: value) : nil
         }
 
-        /// The registration, when the hit is not an instance.
+        /// The registration, when the hit is not an `instance`.
         @inlinable @inline(__always)
         var registration: UncheckedReference<AnyObject> {
             UncheckedReference(opaque: UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: value) & ~1).unsafelyUnwrapped)
         }
     }
 
-    /// The entry for the key, if this thread has one valid now.
     @inlinable @inline(__always)
     static func find(_ container: UncheckedReference<Resolver>, _ typeID: UInt64, _ name: UnsafeRawPointer?,
                      _ nameHash: UInt64, _ section: borrowing ReadSection) -> Hit? {
         crg_tcache_find(container.opaque, typeID, name, nameHash).map(Hit.init)
     }
 
-    /// Remembers a cached instance's value for `key` from `container`, if
-    /// nothing was written since this thread's last probe.
+    /// Remembers an instance's value (or below, a registration) for `key` from
+    /// `container`, if nothing was written since this thread's last probe.
     @inlinable @inline(__always)
     static func fill(_ container: UncheckedReference<Resolver>, _ key: RegistryKey,
                      instance: UncheckedReference<AnyObject>, _ section: borrowing ReadSection) {
         crg_tcache_fill(container.opaque, key.typeID, key.nameBytes, key.nameHash, instance.opaque)
     }
 
-    /// Remembers the registration found for `key` from `container`.
     @inlinable @inline(__always)
     static func fill(_ container: UncheckedReference<Resolver>, _ key: RegistryKey,
                      registration: UncheckedReference<AnyObject>, _ section: borrowing ReadSection) {
@@ -52,7 +47,7 @@ enum ThreadCache {
         crg_tcache_fill(container.opaque, key.typeID, key.nameBytes, key.nameHash, tagged)
     }
 
-    /// Makes every thread's entries stale (a container or scope is going, and
-    /// another may take its address; an entry leaves a table).
+    /// Makes every thread's entries stale (an entry leaves a table, or a
+    /// container or scope goes and another may take its address).
     static func invalidate() { crg_tcache_invalidate() }
 }
