@@ -48,9 +48,8 @@ struct AtomicWord {
     func deallocate() { crg_cells_destroy(word) }
 }
 
-/// Zeroed atomic cells in memory of their own (stable addresses): an object
-/// that publishes fields allocates a block in its init and frees it in its
-/// deinit; its named fields (`AtomicReference`, `AtomicWord`) view the block.
+/// Zeroed atomic cells at stable addresses, which an object that publishes
+/// fields owns; its named fields (`AtomicReference`, `AtomicWord`) view them.
 @frozen @usableFromInline
 struct AtomicCells {
     @usableFromInline let base: UnsafeMutablePointer<crg_cell>
@@ -74,8 +73,7 @@ struct AtomicCells {
         AtomicReference(base + index)
     }
 
-    /// Releases the owned reference in the cell at `index`, if any (an
-    /// owner's deinit: no reader can reach the cells).
+    /// Releases the owned reference in the cell at `index` (an owner's deinit).
     func releaseObject(at index: Int) { reference(index, to: AnyObject.self).load()?.release() }
 
     /// Frees the block; what the cells hold is the owner's to release first.

@@ -1,7 +1,5 @@
-/// Buffers a thread writes on every resolve: 128-byte aligned and a multiple
-/// of 128 bytes long, so no other allocation shares their lines (the
-/// allocator packs 16-byte-aligned blocks side by side, and a thread reuses
-/// the arena of one that ended). DESIGN.md, "A thread's record".
+/// Buffers a thread writes on every resolve, 128-byte aligned and long, so no
+/// other allocation shares their lines (DESIGN.md, "A thread's record").
 @usableFromInline
 enum CacheLines {
     /// Two 64-byte lines (an x86 prefetch pair), one line on Apple silicon.
@@ -19,16 +17,14 @@ enum CacheLines {
     static func deallocate<Element>(_ pointer: UnsafeMutablePointer<Element>) { UnsafeMutableRawPointer(pointer).deallocate() }
 }
 
-/// A growable array of one thread's, in memory from `CacheLines` (the
-/// resolution state's graph instances): not copy-on-write, not counted; its
-/// one owner deallocates it.
+/// A growable array of one thread's in `CacheLines` memory (the graph
+/// instances): not copy-on-write; its one owner deallocates it.
 @frozen @usableFromInline
 struct PaddedBuffer<Element> {
     @usableFromInline var base: UnsafeMutablePointer<Element>?
     @usableFromInline var count = 0
     @usableFromInline var capacity = 0
 
-    /// Empty, with no memory yet.
     @inlinable init() {}
     @inlinable var isEmpty: Bool { count == 0 }
 

@@ -9,16 +9,13 @@ extension Resolver {
     struct Fields {
         @usableFromInline let cells = AtomicCells(count: 2)
 
-        /// The scope behind `cache`, unretained (`cacheScope` owns it), or nil
-        /// until first needed.
+        /// The scope behind `cache` (`cacheScope` owns it), nil until needed.
         @inlinable var cache: AtomicReference<ResolverScope> { cells.reference(0) }
-        /// The children in the order added (owned), nil while there are none:
-        /// for readers that walk containers themselves (a collection's list).
+        /// The children (owned), for readers that walk them (a list's parts).
         var children: AtomicReference<ChildList> { cells.reference(1) }
     }
 
-    /// A container's children as published (`Fields.children`): immutable,
-    /// replaced whole by `add(child:)`.
+    /// The children as published: replaced whole by `add(child:)`.
     final class ChildList {
         let containers: [Resolver]
         init(_ containers: [Resolver]) { self.containers = containers }
@@ -30,9 +27,8 @@ extension Resolver {
         if let replaced = fields.children.exchange(.retaining(ChildList(children))) { retire(owned: replaced) }
     }
 
-    /// The deinit's work. Threads' caches key entries by container address,
-    /// which a later container may take. No reader can be inside this one
-    /// (it has no reference left), but what it owns is retired all the same.
+    /// The deinit's work: threads' caches key entries by container address,
+    /// which a later container may take.
     func releaseStorage() {
         ThreadCache.invalidate()
         storage.destroy()
@@ -66,8 +62,7 @@ extension Resolver {
         }
     }
 
-    /// The scope behind `container`'s `cache`, made (the resolve path's slow
-    /// branch: B3).
+    /// The scope behind `container`'s `cache`, made (B3).
     @usableFromInline @inline(never)
     static func makeCacheScope(_ container: UncheckedReference<Resolver>) -> UncheckedReference<ResolverScope> {
         let resolver = container.object

@@ -28,16 +28,14 @@ struct InstanceTable: @unchecked Sendable {
         return UncheckedReference(opaque: value)
     }
 
-    /// Puts `value`, an owned reference the table takes on success, retiring
-    /// what it replaces. 0, or an error code (out of memory): the table
-    /// unchanged and `value` still the caller's.
+    /// Puts `value`, owned, retiring what it replaces: 0, or an error code
+    /// (out of memory), the table unchanged and `value` still the caller's.
     func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> Int32 {
         crg_put_locked(raw, key.pointer, value.opaque, nil)
     }
 
-    /// Takes the value under `key` out (retired): true, or false when out of
-    /// memory (retiring needs a node), the table unchanged. A key that is not
-    /// there is gone already: true.
+    /// Takes the value under `key` out (retired): false when out of memory
+    /// (retiring needs a node), the table unchanged.
     func removeLocked(_ key: RegistryKey) -> Bool {
         guard findLocked(key) != nil else { return true }
         return crg_remove_locked(raw, key.pointer, nil) == 0
@@ -71,16 +69,14 @@ struct InstanceTable: @unchecked Sendable {
 struct ContainerTable: @unchecked Sendable {
     @usableFromInline let raw: OpaquePointer
 
-    /// An empty container guarded by `mutex`, allocating through `allocator`
-    /// (tests).
+    /// An empty container guarded by `mutex` (`allocator`: tests).
     static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
         ContainerTable(raw: created("a container", mutex: mutex, allocator: allocator, crg_container_create))
     }
     @usableFromInline
     init(raw: OpaquePointer) { self.raw = raw }
 
-    /// The registration under `key` here or in a child (depth first, in the
-    /// order the children were added).
+    /// The registration under `key` here or in a child (depth first).
     @inlinable @inline(__always)
     func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         var found: UnsafeMutableRawPointer?
@@ -100,9 +96,8 @@ struct ContainerTable: @unchecked Sendable {
     func addChildLocked(_ child: ContainerTable) -> Int32 { crg_container_add_child_locked(raw, child.raw) }
 }
 
-/// A C table or container made by `create` with the options all the engine's
-/// share: guarded by `mutex`, owning one reference to each value. Out of
-/// memory, the program stops, naming `what`.
+/// A C table or container made by `create`, guarded by `mutex`, owning a
+/// count of each value; out of memory, the program stops, naming `what`.
 private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?,
                      _ create: (UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<crg_options>) -> Int32) -> OpaquePointer {
     var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,

@@ -1,7 +1,6 @@
 import CRegistry
 
-/// Threads of the engine's own (`crg_thread.h`), and the calling thread's
-/// identity.
+/// Threads of the engine's own (`crg_thread.h`), and the calling thread's.
 @usableFromInline
 enum EngineThread {
     /// Starts a detached thread running `body`: 0, or an error code.
@@ -14,8 +13,7 @@ enum EngineThread {
         return rc
     }
 
-    /// Ends the calling thread, which `start` started, running its thread
-    /// exit handlers (its resolution context is released).
+    /// Ends the calling thread, which `start` started (its context released).
     static func exit() -> Never { crg_thread_exit() }
 
     /// The calling thread's identity while it lives: its record's address

@@ -1,26 +1,21 @@
 import CRegistry
 
-/// What one thread is in the middle of resolving that no resolve writes on
-/// its way (what resolves write is `ResolutionState`): made on first use,
-/// kept by the thread's record (`crg_thread_object`), released at thread
-/// exit. Only its thread touches it (`waitingFor`: under the registry mutex),
-/// so exclusivity is not checked.
+/// The cold part of what a thread is resolving (resolves write
+/// `ResolutionState`), kept by its record until it exits. Only that thread
+/// touches it (`waitingFor`: under the mutex): exclusivity goes unchecked.
 @usableFromInline
 final class ResolutionContext: @unchecked Sendable {
     /// The build this thread waits for, read by other threads (under the
     /// mutex) to find cycles that cross threads.
     @exclusivity(unchecked) var waitingFor: Flight?
-    /// The verification this thread works for (its own threads), and which
-    /// of its workers this is.
+    /// The verification whose worker this thread is.
     @exclusivity(unchecked) var verification: VerificationRun?
     @exclusivity(unchecked) var verificationWorker = 0
-    /// While verifying, under the mutex: the builds this thread started (and
-    /// async ones whose tasks it runs) and has yet to finish, which a failure
-    /// ending the thread abandons (`BuildOnce.swift`).
+    /// While verifying: the builds this thread has yet to finish, which a
+    /// failure ending it abandons (`BuildOnce.swift`).
     @exclusivity(unchecked) var unfinishedBuilds: [(scope: ResolverScope, ticket: BuildTicket)] = []
-    /// The instance an async factory just made, for the factory
-    /// `update(factory:)` installed to pick up (`resolveAsync` sets it and
-    /// calls that factory at once).
+    /// An async factory's instance, for the one `update(factory:)` installed
+    /// (`resolveAsync` sets it and calls that at once).
     @exclusivity(unchecked) var awaitedInstance: Any?
 
     func takeAwaitedInstance<Service>(as type: Service.Type) -> Service? {
@@ -46,8 +41,7 @@ final class ResolutionContext: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// The calling thread's stack and graph (the resolve path): one
-    /// thread-local load, no object, no count.
+    /// The calling thread's state (the resolve path): one thread-local load.
     @inlinable @inline(__always)
     static var currentState: ThreadResolution {
         ThreadResolution(UnsafeMutableRawPointer(crg_thread_front_end()).bindMemory(to: ResolutionState.self, capacity: 1))

@@ -1,24 +1,19 @@
 import CRegistry
 
-/// What a thread's resolves write, in its record's front-end bytes (zero in a
-/// new record: this state empty), reached by pointer (`ThreadResolution`) and
-/// touched by that thread only (DESIGN.md, "A thread's record"). At thread
-/// exit `releaseAll` leaves it empty for the next thread.
+/// What a thread's resolves write, in its record's front-end bytes (zero:
+/// empty), touched by that thread only (DESIGN.md, "A thread's record").
 @usableFromInline
 struct ResolutionState {
-    /// The registrations whose factories run, outermost first, unretained
-    /// (the read section keeps them): in the record's bytes after this state,
-    /// then in a `CacheLines` buffer the record keeps. Non-empty while a
-    /// top-level resolution runs. One entering again without arguments is a
-    /// cycle; with arguments, recursion that ends (a tree built level by
-    /// level, as the original allows), stopped at `maximumDepth`.
+    /// The registrations whose factories run, outermost first, unretained (the
+    /// read section keeps them): after this state, then in a `CacheLines`
+    /// buffer. One entering again is a cycle, unless with arguments (a tree
+    /// built level by level, as the original allows; `maximumDepth` stops it).
     @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>?
     @usableFromInline var stackCount: Int
     @usableFromInline var stackCapacity: Int
-    /// The top-level resolution's `.graph` instances (each entry owns a
-    /// count), emptied when the outermost factory returns.
+    /// The top-level resolution's `.graph` instances, and the previous one's
+    /// storage kept for reuse.
     @usableFromInline var graph: PaddedBuffer<GraphEntry>
-    /// The previous resolution's graph storage, kept for reuse.
     var spareGraph: PaddedBuffer<GraphEntry>
     var releasingGraph: Bool
 
@@ -27,8 +22,8 @@ struct ResolutionState {
         (Int(CRG_FRONT_END_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
     }
 
-    /// Releases what it owns, its buffers kept (its thread ended, maybe
-    /// mid-resolution: a verification's thread that failed).
+    /// Releases what it owns, its buffers kept: its thread ended (maybe
+    /// mid-resolution: a failed verification's).
     mutating func releaseAll() {
         for index in 0..<graph.count { graph[index].object.release() }
         graph.removeAll()
@@ -72,8 +67,7 @@ struct ThreadResolution {
         state.pointee.stackCount = count &+ 1
     }
 
-    /// Pops the innermost registration, ending the resolution's graph after
-    /// the outermost.
+    /// Pops the innermost registration (the outermost ends the graph).
     @inlinable @inline(__always)
     func leave() {
         state.pointee.stackCount &-= 1
@@ -127,9 +121,8 @@ struct ThreadResolution {
         state.pointee.releasingGraph = false
     }
 
-    /// The graph instance this resolution made for `registration`'s key: by
-    /// the same registration (one compare), or another of that key (a
-    /// parent's), whose name is compared.
+    /// The instance made for `registration`'s key: by it (one compare) or by
+    /// another of that key (a parent's), whose name is compared.
     @inlinable
     func graphInstance<Service>(of registration: UncheckedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
@@ -152,8 +145,7 @@ struct ThreadResolution {
         state.pointee.graph.append(GraphEntry(typeID: typeID, registration: registration.opaque, object: object))
     }
 
-    /// The stack, outermost first: the registration whose factory runs
-    /// innermost, and the services (for messages) or registrations on it.
+    /// The stack, outermost first, for messages.
     private var entries: UnsafeBufferPointer<UnsafeMutableRawPointer> {
         UnsafeBufferPointer(start: state.pointee.stack, count: state.pointee.stackCount)
     }
@@ -187,9 +179,7 @@ struct ThreadResolution {
 }
 
 /// One graph instance: its key (the type, and the registration that made it,
-/// for the name) and the object, owned until the resolution ends. The
-/// registration is unowned: the outermost resolve's read section keeps it
-/// (copying its name would count the name's storage for every entry).
+/// unowned: the outermost read section keeps it) and the object, owned.
 @usableFromInline
 struct GraphEntry {
     @usableFromInline let typeID: UInt64
