@@ -7,8 +7,7 @@ import CRegistry
 struct AtomicReference<Object: AnyObject> {
     @usableFromInline let cell: UnsafeMutablePointer<crg_cell>
 
-    @inlinable @inline(__always)
-    init(_ cell: UnsafeMutablePointer<crg_cell>) { self.cell = cell }
+    @inlinable @inline(__always) init(_ cell: UnsafeMutablePointer<crg_cell>) { self.cell = cell }
     @inlinable @inline(__always)
     func load() -> UncheckedReference<Object>? { crg_cell_load(cell).map(UncheckedReference.init(opaque:)) }
     @inlinable @inline(__always)
@@ -32,12 +31,9 @@ struct AtomicReference<Object: AnyObject> {
 struct AtomicWord {
     @usableFromInline let word: UnsafeMutablePointer<crg_word>
 
-    @inlinable @inline(__always)
-    init(_ word: UnsafeMutablePointer<crg_word>) { self.word = word }
-    @inlinable @inline(__always)
-    func load() -> UInt64 { crg_word_load(word) }
-    @inlinable @inline(__always)
-    func store(_ value: UInt64) { crg_word_store(word, value) }
+    @inlinable @inline(__always) init(_ word: UnsafeMutablePointer<crg_word>) { self.word = word }
+    @inlinable @inline(__always) func load() -> UInt64 { crg_word_load(word) }
+    @inlinable @inline(__always) func store(_ value: UInt64) { crg_word_store(word, value) }
     @inlinable
     func compareExchange(expected: UInt64, desired: UInt64) -> Bool { crg_word_compare_exchange(word, expected, desired) }
     @discardableResult func increment() -> UInt64 { crg_word_add(word, 1) }
@@ -58,9 +54,7 @@ struct AtomicCells {
     @usableFromInline
     init(count: Int, words: Int = 0) {
         base = allocated(crg_cells_create(count + words))
-        if words > 0 {
-            UnsafeMutableRawPointer(base + count).bindMemory(to: crg_word.self, capacity: words)
-        }
+        if words > 0 { UnsafeMutableRawPointer(base + count).bindMemory(to: crg_word.self, capacity: words) }
     }
 
     @inlinable @inline(__always)

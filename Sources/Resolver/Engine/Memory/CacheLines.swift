@@ -29,14 +29,11 @@ struct PaddedBuffer<Element> {
     @inlinable var isEmpty: Bool { count == 0 }
 
     /// The element at `index` (< `count`), read in place.
-    @inlinable
-    subscript(index: Int) -> Element { unsafeAddress { UnsafePointer(base.unsafelyUnwrapped + index) } }
+    @inlinable subscript(index: Int) -> Element { unsafeAddress { UnsafePointer(base.unsafelyUnwrapped + index) } }
 
     @inlinable
     mutating func append(_ element: Element) {
-        if count == capacity {
-            grow()
-        }
+        if count == capacity { grow() }
         (base.unsafelyUnwrapped + count).initialize(to: element)
         count += 1
     }

@@ -7,15 +7,12 @@ import CRegistry
 /// `crg_read_begin`/`crg_read_end`, inlined.
 @frozen @usableFromInline
 struct ReadSection: ~Copyable {
-    @inlinable @inline(__always)
-    init() { crg_read_begin() }
+    @inlinable @inline(__always) init() { crg_read_begin() }
 
     /// Leaves the section (the deinit runs here).
-    @inlinable @inline(__always)
-    consuming func end() {}
+    @inlinable @inline(__always) consuming func end() {}
 
-    @inlinable @inline(__always)
-    deinit { crg_read_end() }
+    @inlinable @inline(__always) deinit { crg_read_end() }
 
     /// Runs `body` inside a read section (a throw ends it through the deinit).
     @inlinable @inline(__always)

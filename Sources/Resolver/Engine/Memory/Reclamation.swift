@@ -22,5 +22,4 @@ func retire<Object>(owned reference: UncheckedReference<Object>) {
 func retire(_ object: AnyObject) { retire(owned: UncheckedReference.retaining(object)) }
 
 /// Releases what no reader can reach any more. Call unlocked: deinits run.
-@usableFromInline
-func collectRetired() { _ = crg_collect() }
+@usableFromInline func collectRetired() { _ = crg_collect() }

@@ -9,10 +9,8 @@ struct UncheckedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     @usableFromInline let opaque: UnsafeMutableRawPointer
 
     /// A reference to `object`, which the caller keeps alive.
-    @inlinable @inline(__always)
-    init(_ object: Object) { opaque = Unmanaged.passUnretained(object).toOpaque() }
-    @inlinable @inline(__always)
-    init(opaque: UnsafeMutableRawPointer) { self.opaque = opaque }
+    @inlinable @inline(__always) init(_ object: Object) { opaque = Unmanaged.passUnretained(object).toOpaque() }
+    @inlinable @inline(__always) init(opaque: UnsafeMutableRawPointer) { self.opaque = opaque }
 
     /// A new owned (+1) reference to `object`, given up with `release()` or
     /// `retire(owned:)`.
@@ -31,12 +29,10 @@ struct UncheckedReference<Object: AnyObject>: Equatable, @unchecked Sendable {
     }
 
     /// A strong reference (a count: slow paths that keep the object).
-    @inlinable @inline(__always)
-    var object: Object { Unmanaged<Object>.fromOpaque(opaque).takeUnretainedValue() }
+    @inlinable @inline(__always) var object: Object { Unmanaged<Object>.fromOpaque(opaque).takeUnretainedValue() }
 
     /// Gives up an owned reference no reader can see (it may run the deinit).
-    @inlinable
-    func release() { Unmanaged<Object>.fromOpaque(opaque).release() }
+    @inlinable func release() { Unmanaged<Object>.fromOpaque(opaque).release() }
 
     /// The object as another class it is known to be.
     @inlinable @inline(__always)

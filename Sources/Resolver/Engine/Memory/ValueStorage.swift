@@ -17,18 +17,14 @@ enum ValueStorage {
     /// An owned (+1) reference to an object that holds `value`.
     @inlinable
     static func retainedReference<Service>(to value: Service) -> UncheckedReference<AnyObject> {
-        if isClassReference(Service.self) {
-            return .retaining(unsafeBitCast(value, to: AnyObject.self))
-        }
+        if isClassReference(Service.self) { return .retaining(unsafeBitCast(value, to: AnyObject.self)) }
         return .retaining(Box(value))
     }
 
     /// The value `stored` (from `retainedReference` for this type) holds.
     @inlinable @inline(__always)
     static func value<Service>(in stored: UncheckedReference<AnyObject>, as type: Service.Type) -> Service {
-        if isClassReference(Service.self) {
-            return unsafeBitCast(stored.opaque, to: Service.self)
-        }
+        if isClassReference(Service.self) { return unsafeBitCast(stored.opaque, to: Service.self) }
         return stored.unsafeCast(to: Box<Service>.self).read { $0.value }
     }
 
@@ -36,9 +32,7 @@ enum ValueStorage {
     /// a protocol value), nil for a value type.
     @inlinable
     static func retainedGraphObject<Service>(for value: Service) -> Unmanaged<AnyObject>? {
-        if isClassReference(Service.self) {
-            return Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self))
-        }
+        if isClassReference(Service.self) { return Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self)) }
         guard holdsClassInstance(value) else { return nil }
         return Unmanaged.passRetained(Box(value))
     }
@@ -46,21 +40,17 @@ enum ValueStorage {
     /// The class instance inside `value`, if it holds one (for weak caches).
     @inlinable
     static func instance<Service>(in value: Service) -> AnyObject? {
-        if isClassReference(Service.self) {
-            return unsafeBitCast(value, to: AnyObject.self)
-        }
+        if isClassReference(Service.self) { return unsafeBitCast(value, to: AnyObject.self) }
         guard holdsClassInstance(value) else { return nil }
         return value as AnyObject
     }
 
     /// Whether `value`'s dynamic type is a class (asked of `value as Any`:
     /// of a generic value bound to a protocol, `type(of:)` is the protocol's).
-    @inlinable
-    static func holdsClassInstance<Service>(_ value: Service) -> Bool { type(of: value as Any) is AnyClass }
+    @inlinable static func holdsClassInstance<Service>(_ value: Service) -> Bool { type(of: value as Any) is AnyClass }
 
     /// Whether `value` is an Optional holding nil (an Optional service type).
-    @inlinable
-    static func isNil<Service>(_ value: Service) -> Bool { (value as? any OptionalValue)?.isNone ?? false }
+    @inlinable static func isNil<Service>(_ value: Service) -> Bool { (value as? any OptionalValue)?.isNone ?? false }
 }
 
 /// A value of an exact type, held by reference.

@@ -8,8 +8,7 @@ struct Mutex: @unchecked Sendable {
 
     /// A new mutex; its owner gives it up with `release()`.
     static func make() -> Mutex { Mutex(raw: allocated(crg_mutex_create())) }
-    @usableFromInline
-    init(raw: OpaquePointer) { self.raw = raw }
+    @usableFromInline init(raw: OpaquePointer) { self.raw = raw }
 
     @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {

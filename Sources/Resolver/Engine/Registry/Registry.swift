@@ -40,8 +40,7 @@ final class Registry: @unchecked Sendable {
         registerServices = { registry.ensureRegistered() }
     }
 
-    @inlinable
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try mutex.withLock(body) }
+    @inlinable func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try mutex.withLock(body) }
 
     /// Stops a debug build when the calling thread does not hold the mutex:
     /// every `…Locked` function checks it first (L1).

@@ -57,19 +57,15 @@ final class OwnedKeyBytes: @unchecked Sendable {
 struct RegistryKey {
     @usableFromInline let pointer: UnsafeMutablePointer<crg_key>
 
-    @inlinable @inline(__always)
-    init(_ pointer: UnsafeMutablePointer<crg_key>) { self.pointer = pointer }
+    @inlinable @inline(__always) init(_ pointer: UnsafeMutablePointer<crg_key>) { self.pointer = pointer }
     /// `ObjectIdentifier(type)` as the registry's type identity.
     @inlinable @inline(__always)
     static func typeID(of type: Any.Type) -> UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(type))) }
-    @inlinable @inline(__always)
-    var typeID: UInt64 { pointer.pointee.type }
+    @inlinable @inline(__always) var typeID: UInt64 { pointer.pointee.type }
     /// The name's bytes (nil when unnamed), which the thread's cache compares
     /// by address.
-    @inlinable @inline(__always)
-    var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
-    @inlinable @inline(__always)
-    var nameHash: UInt64 { pointer.pointee.name_hash }
+    @inlinable @inline(__always) var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
+    @inlinable @inline(__always) var nameHash: UInt64 { pointer.pointee.name_hash }
 
     /// The name as messages and graphs show it (a key's as `\.name`).
     var nameText: String? {

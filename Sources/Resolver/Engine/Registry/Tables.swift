@@ -12,8 +12,7 @@ struct InstanceTable: @unchecked Sendable {
     static func make(mutex: Mutex, _ what: String) -> InstanceTable {
         InstanceTable(raw: created(what, mutex: mutex, allocator: nil, crg_create))
     }
-    @usableFromInline
-    init(raw: OpaquePointer) { self.raw = raw }
+    @usableFromInline init(raw: OpaquePointer) { self.raw = raw }
 
     @inlinable @inline(__always)
     func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? { findValue(key) }
@@ -22,9 +21,7 @@ struct InstanceTable: @unchecked Sendable {
     @inlinable @inline(__always)
     func findValue(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
         var value: UnsafeMutableRawPointer?
-        guard crg_find(raw, key.pointer, &value) == 0, let value else {
-            return nil
-        }
+        guard crg_find(raw, key.pointer, &value) == 0, let value else { return nil }
         return UncheckedReference(opaque: value)
     }
 
@@ -73,16 +70,13 @@ struct ContainerTable: @unchecked Sendable {
     static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
         ContainerTable(raw: created("a container", mutex: mutex, allocator: allocator, crg_container_create))
     }
-    @usableFromInline
-    init(raw: OpaquePointer) { self.raw = raw }
+    @usableFromInline init(raw: OpaquePointer) { self.raw = raw }
 
     /// The registration under `key` here or in a child (depth first).
     @inlinable @inline(__always)
     func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         var found: UnsafeMutableRawPointer?
-        guard crg_container_find(raw, key.pointer, &found) == 0 else {
-            return nil
-        }
+        guard crg_container_find(raw, key.pointer, &found) == 0 else { return nil }
         return UncheckedReference(opaque: found.unsafelyUnwrapped)
     }
 

@@ -35,9 +35,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// The calling thread's context, made if needed.
     @inlinable
     static var currentRaw: UnsafeMutableRawPointer {
-        if let raw = crg_thread_object() {
-            return raw
-        }
+        if let raw = crg_thread_object() { return raw }
         return makeCurrent()
     }
 

@@ -43,13 +43,10 @@ struct ResolutionState {
 struct ThreadResolution {
     @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
 
-    @inlinable @inline(__always)
-    init(_ state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
+    @inlinable @inline(__always) init(_ state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
     /// True while a factory is running on this thread.
-    @inlinable
-    var isResolving: Bool { state.pointee.stackCount > 0 }
-    @inlinable
-    var hasGraphInstances: Bool { !state.pointee.graph.isEmpty }
+    @inlinable var isResolving: Bool { state.pointee.stackCount > 0 }
+    @inlinable var hasGraphInstances: Bool { !state.pointee.graph.isEmpty }
 
     /// Pushes the registration at `entry`; stops on a cycle or a runaway depth.
     @inlinable @inline(__always)
@@ -60,9 +57,7 @@ struct ThreadResolution {
                 reportCycle(closingWith: entry)
             }
         }
-        if count == state.pointee.stackCapacity {
-            growStack(for: entry)
-        }
+        if count == state.pointee.stackCapacity { growStack(for: entry) }
         state.pointee.stack.unsafelyUnwrapped[count] = entry
         state.pointee.stackCount = count &+ 1
     }
@@ -71,9 +66,7 @@ struct ThreadResolution {
     @inlinable @inline(__always)
     func leave() {
         state.pointee.stackCount &-= 1
-        if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty {
-            endResolution()
-        }
+        if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty { endResolution() }
     }
 
     /// Sets the stack up in the record's bytes (the thread's first entry), or
@@ -87,14 +80,10 @@ struct ThreadResolution {
             state.pointee.stackCapacity = ResolutionState.inlineStackCapacity
             return
         }
-        if capacity >= ResolutionContext.maximumDepth {
-            reportRunawayDepth(at: registration)
-        }
+        if capacity >= ResolutionContext.maximumDepth { reportRunawayDepth(at: registration) }
         let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: capacity * 2)
         larger.moveInitialize(from: stack, count: state.pointee.stackCount)
-        if capacity != ResolutionState.inlineStackCapacity {
-            CacheLines.deallocate(stack)
-        }
+        if capacity != ResolutionState.inlineStackCapacity { CacheLines.deallocate(stack) }
         state.pointee.stack = larger
         state.pointee.stackCapacity = capacity * 2
     }

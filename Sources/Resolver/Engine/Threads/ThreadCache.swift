@@ -11,8 +11,7 @@ enum ThreadCache {
     @frozen @usableFromInline
     struct Hit {
         @usableFromInline let value: UnsafeMutableRawPointer
-        @inlinable @inline(__always)
-        init(_ value: UnsafeMutableRawPointer) { self.value = value }
+        @inlinable @inline(__always) init(_ value: UnsafeMutableRawPointer) { self.value = value }
 
         @inlinable @inline(__always)
         var instance: UncheckedReference<AnyObject>? {
