@@ -28,8 +28,8 @@ enum ValueStorage {
         return stored.unsafeCast(to: Box<Service>.self).read { $0.value }
     }
 
-    /// What the graph scope keeps, owning a count: a class instance (boxed in
-    /// a protocol value), nil for a value type.
+    /// What the graph scope keeps, owning a count: a class instance (boxed if
+    /// `Service` is a protocol), nil for a value.
     @inlinable
     static func retainedGraphObject<Service>(for value: Service) -> Unmanaged<AnyObject>? {
         if isClassReference(Service.self) { return Unmanaged.passRetained(unsafeBitCast(value, to: AnyObject.self)) }
