@@ -41,24 +41,23 @@ extension Resolver {
     /// Stores `registration` (of the type `typeID`) in this container's own
     /// table, retiring the one it replaces and recording that for `verify()`
     /// (unless `recordingReplacement` is false: a list grown by an element).
-    /// 0, or an error code (out of memory: the table unchanged). Not generic,
-    /// so registering instantiates no metadata here (B2).
+    /// Not generic, so registering instantiates no metadata here (B2).
     @usableFromInline
     func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?,
-                   recordingReplacement: Bool = true) -> Int32 {
+                   recordingReplacement: Bool = true) -> RegistryError? {
         registry.assertLocked()
         let stored = UncheckedReference<AnyObject>.retaining(registration)
         return withRegistryKey(typeID: typeID, name) { key in
             // Found (and retained) before the put: once retired, another
             // thread's collection may release it before the put returns.
             let replaced = recordingReplacement ? storage.table.findLocked(key)?.object : nil
-            let rc = storage.table.putLocked(key, stored)
-            if rc != 0 {
+            let failure = storage.table.putLocked(key, stored)
+            if failure != nil {
                 stored.release()
             } else if let old = replaced as? RegistrationDescribing, let new = registration as? RegistrationDescribing {
                 recordReplacementLocked(of: old, by: new, typeID: typeID, name: name)
             }
-            return rc
+            return failure
         }
     }
 

@@ -157,8 +157,8 @@ final class Registry: @unchecked Sendable {
     }
 
     @usableFromInline
-    func reportRecoverable(outOfMemoryRegistering type: Any.Type, _ name: Resolver.Name?, _ rc: Int32) {
-        reportRecoverable("RESOLVER: could not register '\(describe(type, name))': out of memory (error \(rc)). The previous registration, if any, is unchanged.")
+    func reportRecoverable(outOfMemoryRegistering type: Any.Type, _ name: Resolver.Name?, _ failure: RegistryError) {
+        reportRecoverable("RESOLVER: could not register '\(describe(type, name))': \(failure). The previous registration, if any, is unchanged.")
     }
 
     /// A failure the caller survives (out of memory): to the failure hook,

@@ -25,17 +25,17 @@ struct InstanceTable: @unchecked Sendable {
         return UncheckedReference(opaque: value)
     }
 
-    /// Puts `value`, owned, retiring what it replaces: 0, or an error code
-    /// (out of memory), the table unchanged and `value` still the caller's.
-    func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> Int32 {
-        crg_put_locked(raw, key.pointer, value.opaque, nil)
+    /// Puts `value`, owned, retiring what it replaces; if it fails, `value` is
+    /// still the caller's.
+    func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> RegistryError? {
+        RegistryError(crg_put_locked(raw, key.pointer, value.opaque, nil))
     }
 
-    /// Takes the value under `key` out (retired): false when out of memory
-    /// (retiring needs a node), the table unchanged.
-    func removeLocked(_ key: RegistryKey) -> Bool {
-        guard findLocked(key) != nil else { return true }
-        return crg_remove_locked(raw, key.pointer, nil) == 0
+    /// Takes the value under `key` out (retired); fails out of memory only
+    /// (retiring needs a node).
+    func removeLocked(_ key: RegistryKey) -> RegistryError? {
+        guard findLocked(key) != nil else { return nil }
+        return RegistryError(crg_remove_locked(raw, key.pointer, nil))
     }
 
     /// Takes every value out (retired).
@@ -85,9 +85,29 @@ struct ContainerTable: @unchecked Sendable {
     /// Frees the container; its registrations are retired.
     func destroy() { crg_container_destroy(raw) }
 
-    /// Adds `child` to search after the earlier ones: 0, ELOOP (it would be
-    /// its own descendant) or an error code (out of memory).
-    func addChildLocked(_ child: ContainerTable) -> Int32 { crg_container_add_child_locked(raw, child.raw) }
+    /// Adds `child` to search after the earlier ones.
+    func addChildLocked(_ child: ContainerTable) -> RegistryError? {
+        RegistryError(crg_container_add_child_locked(raw, child.raw))
+    }
+}
+
+/// Why the C core refused a write (the table or container is as it was); its
+/// description ends a message's "could not …: ".
+@usableFromInline
+enum RegistryError: Error, Equatable, CustomStringConvertible {
+    case wouldLoop // the child added would have its parent among its descendants
+    case outOfMemory(Int32) // ENOMEM: the only other code these writes return
+
+    /// The error of the C result `rc`; nil for 0.
+    init?(_ rc: Int32) {
+        guard rc != 0 else { return nil }
+        self = rc == ELOOP ? .wouldLoop : .outOfMemory(rc)
+    }
+
+    @usableFromInline var description: String {
+        guard case .outOfMemory(let rc) = self else { return "it would make a container its own descendant" }
+        return "out of memory (error \(rc))"
+    }
 }
 
 /// A C table or container made by `create`, guarded by `mutex`, owning a
