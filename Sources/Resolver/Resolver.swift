@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A container of service registrations, and the static API over the app's
 /// main container.
 ///
@@ -145,18 +137,18 @@ public final class Resolver: @unchecked Sendable {
 
     /// Adds a container to look in after this one (and its earlier children).
     public final func add(child: Resolver) {
-        let rc = registry.write { () -> Int32 in
-            let rc = storage.addChildLocked(child.storage)
-            if rc == 0 {
+        let failure = registry.write { () -> RegistryError? in
+            let failure = storage.addChildLocked(child.storage)
+            if failure == nil {
                 children.append(child)
                 publishChildrenLocked()
             }
-            return rc
+            return failure
         }
-        if rc == ELOOP {
+        if failure == .wouldLoop {
             resolverFailure("RESOLVER: add(child:) would make a container its own descendant; lookups would never end.")
-        } else if rc != 0 {
-            registry.reportRecoverable("RESOLVER: could not add a child container: out of memory (error \(rc)).")
+        } else if let failure {
+            registry.reportRecoverable("RESOLVER: could not add a child container: \(failure).")
         }
     }
 

@@ -57,7 +57,7 @@ extension ResolverScope {
             }
             let updated = existing.map { $0.read { $0.adding(entry, for: key) } } ?? ArgumentInstances([key: entry])
             let published = UncheckedReference.retaining(updated)
-            if table.putLocked(tableKey, published.unsafeCast(to: AnyObject.self)) != 0 {
+            if table.putLocked(tableKey, published.unsafeCast(to: AnyObject.self)) != nil {
                 published.release()
             }
         }

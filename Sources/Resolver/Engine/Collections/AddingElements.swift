@@ -10,7 +10,7 @@ extension Resolver {
     /// `element` after them, which replaces the old one (retired). `verify()` lists a replacement only
     /// where it replaces a plain registration. 0, or an error code (out of memory: the table is unchanged).
     /// The mutex must be held.
-    func addElementLocked<Element>(_ element: ResolverRegistration<Element>, toList name: Resolver.Name?) -> Int32 {
+    func addElementLocked<Element>(_ element: ResolverRegistration<Element>, toList name: Resolver.Name?) -> RegistryError? {
         registry.assertLocked()
         let (earlier, replacesPlain) = withRegistryKey([Element].self, name) { key -> ([ResolverRegistration<Element>], Bool) in
             guard let found = storage.table.findLocked(key) else { return ([], false) }

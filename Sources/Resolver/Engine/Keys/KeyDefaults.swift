@@ -186,7 +186,7 @@ extension Resolver {
                 let table = container.storage.table
                 if removingOverride, let override = table.findLocked(key) {
                     scopes.append(override.unsafeCast(to: ResolverRegistration<Service>.self).read { $0.scopeStorage })
-                    if !table.removeLocked(key) {
+                    if table.removeLocked(key) != nil {
                         registry.reportRecoverable("RESOLVER: could not remove the override of the key \(name.rawValue) of '\(Service.self)': out of memory.")
                     }
                 }

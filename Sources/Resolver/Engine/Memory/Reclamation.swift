@@ -1,23 +1,17 @@
 import CRegistry
 
-// How the engine gives objects back without a reader ever seeing a freed one
-// (DESIGN.md, "Memory reclamation"). Readers run inside read sections
-// (`ReadSection`); a writer that unlinks an object a reader may still be
-// looking at retires it, and the C core releases it after a grace period,
-// with no lock held. Writers call `collectRetired()` after unlocking, so in a
-// single-threaded program an object is released before the write that
-// dropped it returns.
+// Writers retire what a reader may still reach; the C core releases it after
+// a grace period (DESIGN.md, R2), in `collectRetired()` after unlocking.
 
-/// The release function for objects retired with an owned (+1) reference:
-/// gives that reference up. Also the release function of every table whose
-/// values are retained objects.
+/// Gives up an owned (+1) reference: the release function of retired objects
+/// and of every table whose values are retained objects.
 @usableFromInline
 let releaseRetainedObject: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer?) -> Void = { object, _ in
     Unmanaged<AnyObject>.fromOpaque(object).release()
 }
 
-/// Retires an owned (+1) reference: it is released once no read section
-/// open now can still be reading the object.
+/// Retires an owned (+1) reference, released when the read sections open now
+/// have ended.
 func retire<Object>(owned reference: UncheckedReference<Object>) {
     if crg_retire(reference.opaque, releaseRetainedObject, nil) != 0 {
         fatalError("RESOLVER: out of memory queueing an object for release")
@@ -25,13 +19,7 @@ func retire<Object>(owned reference: UncheckedReference<Object>) {
 }
 
 /// Retires a reference to `object` (taking one of its own).
-func retire(_ object: AnyObject) {
-    retire(owned: UncheckedReference.retaining(object))
-}
+func retire(_ object: AnyObject) { retire(owned: UncheckedReference.retaining(object)) }
 
-/// Releases what retired objects no reader can reach any more. Call with no
-/// lock held: releases run deinits.
-@usableFromInline
-func collectRetired() {
-    _ = crg_collect()
-}
+/// Releases what no reader can reach any more. Call unlocked: deinits run.
+@usableFromInline func collectRetired() { _ = crg_collect() }

@@ -24,7 +24,7 @@ extension Resolver {
         -> ResolverOptions<Service> {
         let declaredScope = placement.declaredScope()
         let (made, stored, target, rc) = registry.write {
-            () -> (ResolverRegistration<Service>, ResolverRegistration<Service>, Resolver, Int32) in
+            () -> (ResolverRegistration<Service>, ResolverRegistration<Service>, Resolver, RegistryError?) in
             let target = container ?? placement.defaultContainerLocked
             let made = newRegistration(name: placement.nameLocked(name, of: Service.self),
                                        scope: declaredScope ?? registry.defaultScope ?? .graph, factory: factory,
@@ -95,7 +95,7 @@ extension Resolver.Placement {
     /// (out of memory: the table unchanged).
     @usableFromInline
     func storeLocked<Service>(_ registration: ResolverRegistration<Service>, in container: Resolver,
-                              list name: Resolver.Name?) -> (UncheckedReference<AnyObject>, Int32) {
+                              list name: Resolver.Name?) -> (UncheckedReference<AnyObject>, RegistryError?) {
         registry.assertLocked()
         let made = UncheckedReference<AnyObject>(registration)
         switch self {
@@ -105,16 +105,16 @@ extension Resolver.Placement {
             return (made, container.addElementLocked(registration, toList: name))
         case .keyOverride:
             let rc = container.putLocked(registration, typeID: registration.typeID, name: registration.name)
-            if rc == 0 {
+            if rc == nil {
                 registration.dropInstancesLocked(from: container)
             }
             return (made, rc)
         case .keyDeclaration(let declaration):
             if let existing = withRegistryKey(Service.self, registration.name, { container.storage.table.findLocked($0) }) {
-                return (existing, 0)
+                return (existing, nil)
             }
             let rc = container.putLocked(registration, typeID: registration.typeID, name: registration.name)
-            if rc == 0 {
+            if rc == nil {
                 KeyDefaults.recordLocked(registration, declaration)
             }
             return (made, rc)
@@ -125,20 +125,20 @@ extension Resolver.Placement {
     /// reports a memory failure; a key's declaration that found another's
     /// stops if that one is declared elsewhere.
     @usableFromInline
-    func finish<Service>(_ made: ResolverRegistration<Service>, stored: ResolverRegistration<Service>, _ rc: Int32,
+    func finish<Service>(_ made: ResolverRegistration<Service>, stored: ResolverRegistration<Service>, _ rc: RegistryError?,
                          _ type: Service.Type, _ name: Resolver.Name?) {
         guard case .keyDeclaration(let declaration) = self else {
             if StrictTest.isActiveAnywhere {
                 StrictTest.noteRegistered(made)
             }
-            if rc != 0 {
+            if let rc {
                 let what: Any.Type = if case .element = self { [Service].self } else { Service.self }
                 registry.reportRecoverable(outOfMemoryRegistering: what, name, rc)
             }
             return
         }
-        if rc != 0 {
-            resolverFailure("RESOLVER: could not register the key \(declaration.site.keyPath) of '\(Service.self)': out of memory (error \(rc)).")
+        if let rc {
+            resolverFailure("RESOLVER: could not register the key \(declaration.site.keyPath) of '\(Service.self)': \(rc).")
         }
         if stored !== made {
             KeyDefaults.checkDeclaration(stored, declaration.site.origin, declaration.site.keyPath)

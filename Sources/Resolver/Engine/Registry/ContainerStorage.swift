@@ -5,98 +5,70 @@ typealias TableAllocator = UnsafePointer<crg_allocator>
 
 extension Resolver {
     /// The fields the resolve path reads without a lock.
-    @frozen
-    @usableFromInline
+    @frozen @usableFromInline
     struct Fields {
         @usableFromInline let cells = AtomicCells(count: 2)
 
-        /// The scope behind `cache`, unretained (`cacheScope` owns it), or
-        /// nil until first needed.
+        /// The scope behind `cache` (`cacheScope` owns it), nil until needed.
         @inlinable var cache: AtomicReference<ResolverScope> { cells.reference(0) }
-        /// The children, in the order added (owned), or nil while there are
-        /// none: for the readers that walk containers themselves (a
-        /// collection's list), where a lookup lets the C container walk them.
+        /// The children (owned), for readers that walk them (a list's parts).
         var children: AtomicReference<ChildList> { cells.reference(1) }
     }
 
-    /// The children of a container as published (`Fields.children`):
-    /// immutable, replaced whole by `add(child:)` (the old list retired).
+    /// The children as published: replaced whole by `add(child:)`.
     final class ChildList {
         let containers: [Resolver]
-
-        init(_ containers: [Resolver]) {
-            self.containers = containers
-        }
+        init(_ containers: [Resolver]) { self.containers = containers }
     }
 
-    /// Publishes `children` for readers; the list it replaces is retired.
-    /// The mutex must be held.
+    /// Publishes `children` for readers, retiring the list it replaces.
     func publishChildrenLocked() {
         registry.assertLocked()
-        if let replaced = fields.children.exchange(.retaining(ChildList(children))) {
-            retire(owned: replaced)
-        }
+        if let replaced = fields.children.exchange(.retaining(ChildList(children))) { retire(owned: replaced) }
     }
 
-    /// The deinit's work. Threads' caches key entries by container address:
-    /// one made later at this address must not find this one's. Readers
-    /// reach a container only through a reference of their own or a retired
-    /// one, so none can be inside it now; its table and cache scope are
-    /// retired all the same, and released after unlocking.
+    /// The deinit's work: threads' caches key entries by container address,
+    /// which a later container may take.
     func releaseStorage() {
         ThreadCache.invalidate()
         storage.destroy()
-        if let cacheScope {
-            retire(cacheScope)
-        }
-        if let children = fields.children.load() {
-            retire(owned: children)
-        }
+        if let cacheScope { retire(cacheScope) }
+        if let children = fields.children.load() { retire(owned: children) }
         fields.cells.deallocate()
         collectRetired()
     }
 
-    /// Stores `registration` (a `ResolverRegistration` of the type `typeID`)
-    /// under its key in this container's own table; the one it replaces is
-    /// retired, and recorded for `verify()` (unless `recordingReplacement`
-    /// is false: a collection's list grown by an element). 0, or an error
-    /// code (out of memory: the table is unchanged). The mutex must be held.
-    ///
-    /// Written for no service type in particular: registering runs no
-    /// generic code of the library's, so the first registration of a type
-    /// instantiates no metadata for it here.
+    /// Stores `registration` (of the type `typeID`) in this container's own
+    /// table, retiring the one it replaces and recording that for `verify()`
+    /// (unless `recordingReplacement` is false: a list grown by an element).
+    /// Not generic, so registering instantiates no metadata here (B2).
     @usableFromInline
     func putLocked(_ registration: AnyObject, typeID: UInt64, name: Resolver.Name?,
-                   recordingReplacement: Bool = true) -> Int32 {
+                   recordingReplacement: Bool = true) -> RegistryError? {
         registry.assertLocked()
         let stored = UncheckedReference<AnyObject>.retaining(registration)
         return withRegistryKey(typeID: typeID, name) { key in
-            // Found (and retained) before the put: the one a put replaces is
-            // retired, and may be released by another thread's collection
-            // before the put returns.
+            // Found (and retained) before the put: once retired, another
+            // thread's collection may release it before the put returns.
             let replaced = recordingReplacement ? storage.table.findLocked(key)?.object : nil
-            let rc = storage.table.putLocked(key, stored)
-            if rc != 0 {
-                // Never published; the caller holds the registration.
+            let failure = storage.table.putLocked(key, stored)
+            if failure != nil {
                 stored.release()
             } else if let old = replaced as? RegistrationDescribing, let new = registration as? RegistrationDescribing {
                 recordReplacementLocked(of: old, by: new, typeID: typeID, name: name)
             }
-            return rc
+            return failure
         }
     }
 
-    /// The scope behind `cache` of `container`, made if needed: for the
-    /// resolve path, which reads the published field first.
-    @usableFromInline
-    @inline(never)
+    /// The scope behind `container`'s `cache`, made (B3).
+    @usableFromInline @inline(never)
     static func makeCacheScope(_ container: UncheckedReference<Resolver>) -> UncheckedReference<ResolverScope> {
         let resolver = container.object
         return UncheckedReference(registry.write { resolver.cacheScopeLocked })
     }
 
-    /// This container's own registrations (not its children's), in no
-    /// particular order, with their keys. The mutex must be held.
+    /// This container's own registrations (not its children's) and keys.
     func ownEntriesLocked() -> [(typeID: UInt64, name: String?, registration: AnyObject)] {
         registry.assertLocked()
         return storage.table.entriesLocked().map { ($0.typeID, $0.name, $0.value.object) }

@@ -1,17 +1,9 @@
 import CRegistry
 
-/// The process-wide state behind the static API (DESIGN.md).
-///
-/// Writers hold `mutex`, one recursive pthread mutex shared by every
-/// container's and scope's table: registering, resets, changing `root`,
-/// `main`, `defaultScope` or `decorate`, adding children, storing a cached
-/// instance. It is held for table operations only, never while user code runs.
-///
-/// Readers take no lock. What a resolve needs of this object is published in
-/// process-wide fields (`Published`) with release stores (under the mutex) and
-/// read with acquire loads, inside a read section: `root` (unretained: the
-/// `root` field owns it, and a replaced root is retired, not released),
-/// `decorate`, and whether registration is done.
+/// The process-wide state behind the static API. Writers hold `mutex`, one
+/// recursive mutex shared by every container's and scope's table, for table
+/// operations only; readers take no lock and read what they need in
+/// `Published` (DESIGN.md, "Who touches what"; R3).
 @usableFromInline
 final class Registry: @unchecked Sendable {
     @usableFromInline let mutex: Mutex
@@ -19,31 +11,25 @@ final class Registry: @unchecked Sendable {
     // Guarded by `mutex`.
     @usableFromInline @exclusivity(unchecked) private(set) var main: Resolver
     private(set) var root: Resolver
-    /// nil means `.graph` (read when registering).
+    /// nil: `.graph` (read when registering).
     @usableFromInline @exclusivity(unchecked) var defaultScope: ResolverScope?
     private(set) var decorate: DecorateBox?
     var registerServices: (() -> Void)?
-    /// Receives every failure message before the program stops (tests).
+    /// For tests: failures before the program stops, warnings instead of
+    /// standard error.
     var failureHook: ((String) -> Void)?
-    /// Receives every warning instead of standard error (tests).
     var warningHook: ((String) -> Void)?
-    /// How many elements `register(into:)` has added to each list (type
-    /// identity of `[Element]`, and name), for the elements' names.
+    /// How many elements `register(into:)` has added to each list (to name them).
     var elementsAdded: [CollectionKey: Int] = [:]
-
-    /// Registration generations: `reset()` bumps `wantedGeneration`; a run of
-    /// `registerAllServices` completes only the generation it started for.
+    /// `reset()` bumps `wantedGeneration`; a run of `registerAllServices`
+    /// (on `registrationRunner`) completes only the one it started for (G1).
     private var wantedGeneration: UInt64 = 1
     private var completedGeneration: UInt64 = 0
-    /// The thread running `registerAllServices`, while it runs.
     private var registrationRunner: ResolutionContext?
-    /// Signalled when a run of `registerAllServices` ends.
     private let registrationEnded = Condition()
 
     fileprivate init() {
         mutex = Mutex.make()
-        // Its critical sections step the version that validates every
-        // thread's cache (`ThreadCache`).
         mutex.stepsThreadCacheVersion()
         // A thread that exits leaves its record's resolution state empty.
         crg_thread_set_exit_callback(ResolutionState.cleanup)
@@ -54,34 +40,23 @@ final class Registry: @unchecked Sendable {
         registerServices = { registry.ensureRegistered() }
     }
 
-    /// Runs `body` holding the mutex.
-    @inlinable
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try mutex.withLock(body)
-    }
+    @inlinable func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try mutex.withLock(body) }
 
-    /// Stops a debug build of the library when the calling thread does not
-    /// hold the mutex: every `…Locked` function checks it first (DESIGN.md,
-    /// L1). Release builds check nothing.
+    /// Stops a debug build when the calling thread does not hold the mutex:
+    /// every `…Locked` function checks it first (L1).
     @usableFromInline
     func assertLocked(_ function: StaticString = #function) {
         assert(mutex.isHeldByCurrentThread, "RESOLVER: \(function) called without the registry mutex")
     }
 
-    /// Runs `body` under the mutex, then releases whatever it retired (with
-    /// the mutex unlocked: releases run deinits). Inlinable, so that what
-    /// `body` returns (a registration with its container, say) is not
-    /// passed through unspecialized generic code.
+    /// Runs `body` under the mutex, then releases what it retired (unlocked:
+    /// deinits run). Inlinable, so what `body` returns skips generic code.
     @inlinable
     func write<Result>(_ body: () throws -> Result) rethrows -> Result {
         defer { collectRetired() }
         return try withLock(body)
     }
 
-    // MARK: - Published state
-
-    /// Makes `container` the root. The mutex must be held; the registry's
-    /// reference to the old root is retired.
     func setRootLocked(_ container: Resolver) {
         assertLocked()
         guard container !== root else { return }
@@ -90,8 +65,7 @@ final class Registry: @unchecked Sendable {
         Published.root.store(UncheckedReference(container))
     }
 
-    /// Makes `container` the container static registrations go to. The mutex
-    /// must be held.
+    /// Makes `container` the one static registrations go to.
     func setMainLocked(_ container: Resolver) {
         assertLocked()
         guard container !== main else { return }
@@ -99,8 +73,7 @@ final class Registry: @unchecked Sendable {
         main = container
     }
 
-    /// The decorator a resolve calls: set in DEBUG builds of this library
-    /// only, as on the synchronous path. The mutex must be held.
+    /// The decorator a resolve calls (DEBUG builds of this library only).
     var decorateWhenResolving: ((_ service: Any) -> Void)? {
         #if DEBUG
         return decorate?.decorate
@@ -111,29 +84,22 @@ final class Registry: @unchecked Sendable {
 
     func setDecorate(_ decorate: ((_ service: Any) -> Void)?) {
         write {
-            if let old = self.decorate {
-                retire(old)
-            }
+            if let old = self.decorate { retire(old) }
             let box = decorate.map(DecorateBox.init)
             self.decorate = box
-            // Called in DEBUG builds only, as by the original: the check is in
-            // the library (built in the app's configuration by SwiftPM), not in
-            // inlinable code, so every resolve path agrees.
+            // DEBUG builds only, as the original: checked in the library (built
+            // in the app's configuration), not in inlinable code, so every
+            // resolve path agrees.
             #if DEBUG
             Published.decorate.store(box.map(UncheckedReference.init))
             #endif
         }
     }
 
-    // MARK: - registerAllServices
-
-    /// Runs `registerAllServices` for the current generation if it has not
-    /// run, or waits for the thread running it. A thread resolving from inside
-    /// `registerAllServices` goes ahead: then it returns true. Call with the
-    /// mutex not held, outside a read section (it may wait).
-    @usableFromInline
-    @inline(never)
-    @discardableResult
+    /// Runs `registerAllServices` for the current generation, or waits for
+    /// the thread running it (G1); true on that thread. Call unlocked, outside
+    /// a read section.
+    @usableFromInline @inline(never) @discardableResult
     func ensureRegistered() -> Bool {
         let me = ResolutionContext.current
         defer { collectRetired() }
@@ -142,12 +108,8 @@ final class Registry: @unchecked Sendable {
         let insideRegistration = withLock { () -> Bool? in
             while completedGeneration != wantedGeneration {
                 if let runner = registrationRunner {
-                    if runner === me {
-                        return true
-                    }
-                    guard registrationEnded.wait(mutex) else {
-                        return nil
-                    }
+                    if runner === me { return true }
+                    guard registrationEnded.wait(mutex) else { return nil }
                     continue
                 }
                 let generation = wantedGeneration
@@ -172,16 +134,14 @@ final class Registry: @unchecked Sendable {
         return insideRegistration
     }
 
-    /// Whether this thread is running `registerAllServices`.
     var isRegisteringOnThisThread: Bool {
         let me = ResolutionContext.existing
         return me != nil && withLock { registrationRunner === me }
     }
 
     /// `Resolver.reset()`: a new, empty `main` that is also `root`, the
-    /// `.application`, `.cached` and `.shared` caches emptied, and a new
-    /// registration generation (the gate closes before the new root is
-    /// published, so no resolve sees the new root unregistered).
+    /// built-in caches emptied, a new registration generation (the gate closes
+    /// before the new root is published: G1).
     func reset() {
         write {
             wantedGeneration += 1
@@ -196,28 +156,19 @@ final class Registry: @unchecked Sendable {
         }
     }
 
-    // MARK: - Failures
-
-    /// Reports that registering `type` under `name` ran out of memory in the
-    /// C table (which is left as it was).
     @usableFromInline
-    func reportRecoverable(outOfMemoryRegistering type: Any.Type, _ name: Resolver.Name?, _ rc: Int32) {
-        reportRecoverable("RESOLVER: could not register '\(describe(type, name))': out of memory (error \(rc)). The previous registration, if any, is unchanged.")
+    func reportRecoverable(outOfMemoryRegistering type: Any.Type, _ name: Resolver.Name?, _ failure: RegistryError) {
+        reportRecoverable("RESOLVER: could not register '\(describe(type, name))': \(failure). The previous registration, if any, is unchanged.")
     }
 
-    /// Reports a failure the caller can survive (an allocation failure while
-    /// registering): to the failure hook when one is set (tests), otherwise
-    /// the program stops.
+    /// A failure the caller survives (out of memory): to the failure hook,
+    /// else the program stops.
     func reportRecoverable(_ message: String) {
-        guard let hook = withLock({ failureHook }) else {
-            fatalError(message)
-        }
+        guard let hook = withLock({ failureHook }) else { fatalError(message) }
         hook(message)
     }
 
-    /// Says something the program may go on after: to the warning hook when
-    /// one is set (tests), otherwise on standard error. Call with the mutex
-    /// not held.
+    /// A warning: to the warning hook, else on standard error. Call unlocked.
     func warn(_ message: String) {
         if let hook = withLock({ warningHook }) {
             hook(message)

@@ -1,17 +1,9 @@
 import CRegistry
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// The bytes the registry compares for a name, and their hash
-/// (`crg_name_hash`): an ASCII literal's own bytes, or bytes a
-/// `NameStorage` owns. Plain data: whoever holds one keeps its owner alive.
-@frozen
-@usableFromInline
+/// The bytes the registry compares for a name and their hash
+/// (`crg_name_hash`): an ASCII literal's own, or an `OwnedKeyBytes`'. Plain
+/// data: whoever holds one keeps their owner alive.
+@frozen @usableFromInline
 struct KeyBytes: @unchecked Sendable {
     @usableFromInline let hash: UInt64
     @usableFromInline let start: UnsafeRawPointer
@@ -24,33 +16,26 @@ struct KeyBytes: @unchecked Sendable {
         self.count = count
     }
 
-    /// A string literal's bytes, when it is ASCII and has them (then it is
-    /// its own key: nothing copied, the hash remembered per thread by the
-    /// literal's address); nil otherwise.
+    /// A string literal's bytes, when it is ASCII and has them: its own key,
+    /// nothing copied, the hash remembered per thread by its address.
     @inlinable
     static func literal(_ value: StaticString) -> KeyBytes? {
-        guard value.hasPointerRepresentation && value.isASCII else {
-            return nil
-        }
+        guard value.hasPointerRepresentation && value.isASCII else { return nil }
         let start = UnsafeRawPointer(value.utf8Start)
         return KeyBytes(hash: crg_name_hash_static(start, value.utf8CodeUnitCount), start: start,
                         count: value.utf8CodeUnitCount)
     }
 
-    /// Whether both are the same bytes.
     @inlinable
     func matches(_ other: KeyBytes) -> Bool {
         hash == other.hash && count == other.count
             && (start == other.start || memcmp(start, other.start, count) == 0)
     }
 
-    /// The bytes as text.
-    var text: String {
-        String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
-    }
+    var text: String { String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self) }
 }
 
-/// Bytes of a name's key owned by a `NameStorage`.
+/// A copy of a name's key bytes (a `NameStorage`'s), freed with it.
 final class OwnedKeyBytes: @unchecked Sendable {
     let bytes: KeyBytes
     private let storage: UnsafeMutableRawPointer
@@ -63,48 +48,26 @@ final class OwnedKeyBytes: @unchecked Sendable {
         bytes = KeyBytes(hash: crg_name_hash(storage, utf8.count), start: UnsafeRawPointer(storage), count: utf8.count)
     }
 
-    deinit {
-        storage.deallocate()
-    }
+    deinit { storage.deallocate() }
 }
 
 /// The registry's key of a service type and optional name, on the caller's
-/// stack for the length of one call (`withRegistryKey`). The key's hash is
-/// computed by the first table call that needs it and kept in the key.
-@frozen
-@usableFromInline
+/// stack for one call (`withRegistryKey`).
+@frozen @usableFromInline
 struct RegistryKey {
     @usableFromInline let pointer: UnsafeMutablePointer<crg_key>
 
-    @inlinable
-    @inline(__always)
-    init(_ pointer: UnsafeMutablePointer<crg_key>) {
-        self.pointer = pointer
-    }
+    @inlinable @inline(__always) init(_ pointer: UnsafeMutablePointer<crg_key>) { self.pointer = pointer }
+    /// `ObjectIdentifier(type)` as the registry's type identity.
+    @inlinable @inline(__always)
+    static func typeID(of type: Any.Type) -> UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(type))) }
+    @inlinable @inline(__always) var typeID: UInt64 { pointer.pointee.type }
+    /// The name's bytes (nil when unnamed), which the thread's cache compares
+    /// by address.
+    @inlinable @inline(__always) var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
+    @inlinable @inline(__always) var nameHash: UInt64 { pointer.pointee.name_hash }
 
-    /// `ObjectIdentifier(Service.self)` as the registry's type identity.
-    @inlinable
-    @inline(__always)
-    static func typeID(of type: Any.Type) -> UInt64 {
-        UInt64(UInt(bitPattern: ObjectIdentifier(type)))
-    }
-
-    @inlinable
-    @inline(__always)
-    var typeID: UInt64 { pointer.pointee.type }
-
-    /// The name's bytes (nil when unnamed): this thread's cache compares
-    /// them by address.
-    @inlinable
-    @inline(__always)
-    var nameBytes: UnsafeRawPointer? { pointer.pointee.name }
-
-    @inlinable
-    @inline(__always)
-    var nameHash: UInt64 { pointer.pointee.name_hash }
-
-    /// The name as messages and graphs show it, if the key has one: a
-    /// compile-time-checked key's as `\.name` (`KeyName`).
+    /// The name as messages and graphs show it (a key's as `\.name`).
     var nameText: String? {
         guard pointer.pointee.has_name else { return nil }
         let text = String(decoding: UnsafeRawBufferPointer(start: pointer.pointee.name, count: pointer.pointee.name_len),
@@ -113,28 +76,13 @@ struct RegistryKey {
     }
 }
 
-/// Builds the key for a service type and optional name and passes it to
-/// `body`.
-@inlinable
-func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
-    let typeID = RegistryKey.typeID(of: type)
-    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
-    // functions returning a struct are called, not inlined.
-    guard let name else {
-        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
-        return body(RegistryKey(&key))
-    }
-    return withRegistryKey(typeID, name.key, owner: name) { body($0) }
-}
-
-/// The key of `typeID` and the name `bytes` (nil: unnamed), which the caller
-/// keeps alive to the end of `body` (the resolve path: its `Name` parameter,
-/// or a key's literal).
-@inlinable
-@inline(__always)
+/// Builds the key of `typeID` and the name `bytes` (nil: unnamed) on the
+/// stack and passes it to `body`: the one builder of a lookup key, in Swift
+/// because C functions returning a struct are called, not inlined. The caller
+/// keeps `bytes` alive to the end of `body` (the resolve path: its `Name`
+/// parameter, or a key's literal).
+@inlinable @inline(__always)
 func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes?, _ body: (RegistryKey) -> Result) -> Result {
-    // Built in Swift rather than with crg_key_unnamed/crg_key_named: C
-    // functions returning a struct are called, not inlined.
     guard let bytes else {
         var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
         return body(RegistryKey(&key))
@@ -144,23 +92,20 @@ func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes?, _ body: (Regi
     return body(RegistryKey(&key))
 }
 
-/// The key of `typeID` (a type's identity, or a key space of its own such as
-/// the hand-made registrations') and the name `bytes`, which `owner` keeps
-/// alive to the end of `body`.
-@inlinable
-func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes, owner: Resolver.Name,
-                             _ body: (RegistryKey) -> Result) -> Result {
-    var key = crg_key(type: typeID, name: bytes.start, name_len: bytes.count, name_hash: bytes.hash, hash: 0,
-                      has_name: true)
-    return withExtendedLifetime(owner) { body(RegistryKey(&key)) }
+/// The key of `type` and `name`, which is kept alive to the end of `body`.
+func withRegistryKey<Result>(_ type: Any.Type, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
+    withExtendedLifetime(name) { withRegistryKey(RegistryKey.typeID(of: type), name?.key, body) }
 }
 
-/// The key of `typeID` (a type's identity, or a key space of its own) and
-/// `name`.
+/// The key of `typeID` (a type's, or a key space of its own) and `name`,
+/// which is kept alive to the end of `body`.
 func withRegistryKey<Result>(typeID: UInt64, _ name: Resolver.Name?, _ body: (RegistryKey) -> Result) -> Result {
-    guard let name else {
-        var key = crg_key(type: typeID, name: nil, name_len: 0, name_hash: 0, hash: 0, has_name: false)
-        return body(RegistryKey(&key))
-    }
-    return withRegistryKey(typeID, name.key, owner: name, body)
+    withExtendedLifetime(name) { withRegistryKey(typeID, name?.key, body) }
+}
+
+/// `withRegistryKey(typeID:_:_:)` of `owner`, whose key is `bytes`: for
+/// `ResolverScope.resolveHandMade` until it calls that one.
+func withRegistryKey<Result>(_ typeID: UInt64, _ bytes: KeyBytes, owner: Resolver.Name,
+                             _ body: (RegistryKey) -> Result) -> Result {
+    withExtendedLifetime(owner) { withRegistryKey(typeID, bytes, body) }
 }

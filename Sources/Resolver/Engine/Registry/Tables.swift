@@ -1,149 +1,122 @@
 import CRegistry
 
 /// A C table (`crg_table.h`) of objects under registry keys, owning one
-/// reference to each value (released, through retirement, when it leaves).
-/// Readers search it inside a read section; writers change it holding the
-/// registry mutex (the `Locked` calls).
-@frozen
-@usableFromInline
+/// reference to each value (retired when it leaves). Readers search it in a
+/// read section; writers change it holding the registry mutex.
+@frozen @usableFromInline
 struct InstanceTable: @unchecked Sendable {
+    typealias Entry = (typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)
     @usableFromInline let raw: OpaquePointer
 
-    /// An empty table guarded by `mutex`, or the program stops (out of
-    /// memory, `what` being made).
+    /// An empty table guarded by `mutex` (`what`: for the out-of-memory stop).
     static func make(mutex: Mutex, _ what: String) -> InstanceTable {
         InstanceTable(raw: created(what, mutex: mutex, allocator: nil, crg_create))
     }
+    @usableFromInline init(raw: OpaquePointer) { self.raw = raw }
 
-    @usableFromInline
-    init(raw: OpaquePointer) {
-        self.raw = raw
-    }
+    @inlinable @inline(__always)
+    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? { findValue(key) }
+    func findLocked(_ key: RegistryKey) -> UncheckedReference<AnyObject>? { findValue(key) }
 
-    /// The value under `key`, if any.
-    @inlinable
-    @inline(__always)
-    func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
-        findValue(key)
-    }
-
-    /// The value under `key`, holding the mutex.
-    func findLocked(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
-        findValue(key)
-    }
-
-    @inlinable
-    @inline(__always)
+    @inlinable @inline(__always)
     func findValue(_ key: RegistryKey) -> UncheckedReference<AnyObject>? {
         var value: UnsafeMutableRawPointer?
-        guard crg_find(raw, key.pointer, &value) == 0, let value else {
-            return nil
-        }
+        guard crg_find(raw, key.pointer, &value) == 0, let value else { return nil }
         return UncheckedReference(opaque: value)
     }
 
-    /// Puts `value`, an owned reference the table takes on success; what it
-    /// replaces is retired. 0, or an error code (out of memory), the table
-    /// unchanged and `value` still the caller's.
-    func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> Int32 {
-        crg_put_locked(raw, key.pointer, value.opaque, nil)
+    /// Puts `value`, owned, retiring what it replaces; if it fails, `value` is
+    /// still the caller's.
+    func putLocked(_ key: RegistryKey, _ value: UncheckedReference<AnyObject>) -> RegistryError? {
+        RegistryError(crg_put_locked(raw, key.pointer, value.opaque, nil))
     }
 
-    /// Takes the value under `key` out (retired): true, or false when out of
-    /// memory (retiring it needs a node), the table unchanged. A key that is
-    /// not there is gone already: true.
-    func removeLocked(_ key: RegistryKey) -> Bool {
-        guard findLocked(key) != nil else {
-            return true
-        }
-        return crg_remove_locked(raw, key.pointer, nil) == 0
+    /// Takes the value under `key` out (retired); fails out of memory only
+    /// (retiring needs a node).
+    func removeLocked(_ key: RegistryKey) -> RegistryError? {
+        guard findLocked(key) != nil else { return nil }
+        return RegistryError(crg_remove_locked(raw, key.pointer, nil))
     }
 
     /// Takes every value out (retired).
-    func clearLocked() {
-        _ = crg_clear_locked(raw, nil, nil)
-    }
+    func clearLocked() { _ = crg_clear_locked(raw, nil, nil) }
+    /// Frees the table; its values are retired.
+    func destroy() { crg_destroy(raw) }
 
-    /// Every entry's key (type identity; name bytes) and value, holding the mutex.
-    func entriesLocked() -> [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] {
-        var entries: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)] = []
+    /// Every entry's key (type identity, name) and value.
+    func entriesLocked() -> [Entry] {
+        var entries: [Entry] = []
         withUnsafeMutablePointer(to: &entries) { list in
             _ = crg_iterate_locked(raw, { entry, context in
                 let entry = entry.pointee
                 let name = entry.has_name
-                    ? String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self)
-                    : nil
-                context!.assumingMemoryBound(to: [(typeID: UInt64, name: String?, value: UncheckedReference<AnyObject>)].self)
-                    .pointee.append((entry.type, name, UncheckedReference(opaque: entry.value)))
+                    ? String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.name_len), as: UTF8.self) : nil
+                context!.assumingMemoryBound(to: [Entry].self).pointee
+                    .append((entry.type, name, UncheckedReference(opaque: entry.value)))
                 return 0
             }, list)
         }
         return entries
     }
-
-    /// Frees the table; its values are retired.
-    func destroy() {
-        crg_destroy(raw)
-    }
 }
 
 /// A container's C side (`crg_container.h`): its table of registrations and
 /// the children searched after it.
-@frozen
-@usableFromInline
+@frozen @usableFromInline
 struct ContainerTable: @unchecked Sendable {
     @usableFromInline let raw: OpaquePointer
 
-    /// An empty container guarded by `mutex` (allocating through `allocator`,
-    /// for tests), or the program stops (out of memory).
+    /// An empty container guarded by `mutex` (`allocator`: tests).
     static func make(mutex: Mutex, allocator: UnsafePointer<crg_allocator>?) -> ContainerTable {
         ContainerTable(raw: created("a container", mutex: mutex, allocator: allocator, crg_container_create))
     }
+    @usableFromInline init(raw: OpaquePointer) { self.raw = raw }
 
-    @usableFromInline
-    init(raw: OpaquePointer) {
-        self.raw = raw
-    }
-
-    /// The registration under `key` here or in a child (depth first, in the
-    /// order the children were added).
-    @inlinable
-    @inline(__always)
+    /// The registration under `key` here or in a child (depth first).
+    @inlinable @inline(__always)
     func find(_ key: RegistryKey, _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         var found: UnsafeMutableRawPointer?
-        guard crg_container_find(raw, key.pointer, &found) == 0 else {
-            return nil
-        }
+        guard crg_container_find(raw, key.pointer, &found) == 0 else { return nil }
         return UncheckedReference(opaque: found.unsafelyUnwrapped)
     }
 
     /// This container's own table.
-    var table: InstanceTable {
-        InstanceTable(raw: crg_container_table(raw))
-    }
-
-    /// Adds `child` to search after the earlier ones: 0, ELOOP (it would
-    /// be its own descendant) or an error code (out of memory).
-    func addChildLocked(_ child: ContainerTable) -> Int32 {
-        crg_container_add_child_locked(raw, child.raw)
-    }
-
+    var table: InstanceTable { InstanceTable(raw: crg_container_table(raw)) }
     /// Frees the container; its registrations are retired.
-    func destroy() {
-        crg_container_destroy(raw)
+    func destroy() { crg_container_destroy(raw) }
+
+    /// Adds `child` to search after the earlier ones.
+    func addChildLocked(_ child: ContainerTable) -> RegistryError? {
+        RegistryError(crg_container_add_child_locked(raw, child.raw))
     }
 }
 
-/// A C table or container made by `create` with the options every one of the
-/// engine's shares: guarded by `mutex`, owning one reference to each value.
-/// Out of memory, the program stops (`what` names what was being made).
+/// Why the C core refused a write (the table or container is as it was); its
+/// description ends a message's "could not …: ".
+@usableFromInline
+enum RegistryError: Error, Equatable, CustomStringConvertible {
+    case wouldLoop // the child added would have its parent among its descendants
+    case outOfMemory(Int32) // ENOMEM: the only other code these writes return
+
+    /// The error of the C result `rc`; nil for 0.
+    init?(_ rc: Int32) {
+        guard rc != 0 else { return nil }
+        self = rc == ELOOP ? .wouldLoop : .outOfMemory(rc)
+    }
+
+    @usableFromInline var description: String {
+        guard case .outOfMemory(let rc) = self else { return "it would make a container its own descendant" }
+        return "out of memory (error \(rc))"
+    }
+}
+
+/// A C table or container made by `create`, guarded by `mutex`, owning a
+/// count of each value; out of memory, the program stops, naming `what`.
 private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?,
                      _ create: (UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<crg_options>) -> Int32) -> OpaquePointer {
     var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,
                               release: releaseRetainedObject, release_context: nil)
     var made: OpaquePointer?
-    guard create(&made, &options) == 0, let made else {
-        fatalError("RESOLVER: out of memory creating \(what)")
-    }
+    guard create(&made, &options) == 0, let made else { fatalError("RESOLVER: out of memory creating \(what)") }
     return made
 }

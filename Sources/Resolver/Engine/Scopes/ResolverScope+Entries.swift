@@ -31,16 +31,16 @@ extension ResolverScope {
         if replacing {
             ThreadCache.invalidate()
         }
-        var rc: Int32 = 0
+        var failure: RegistryError?
         if replacing && kind.memoMayKeep {
             // A dead `.shared` entry, or a hand-made key's instance of another type: the memos go stale
             // (S2, S3); builds under way go on (only resets drop builds: S1).
-            changeEntriesLocked { rc = table.putLocked(key, entry) }
+            changeEntriesLocked { failure = table.putLocked(key, entry) }
         } else {
             // A new key, or an entry no memo points at (an expired one): replaced in place.
-            rc = table.putLocked(key, entry)
+            failure = table.putLocked(key, entry)
         }
-        if rc != 0 {
+        if failure != nil {
             entry.release() // never published; the builder holds the instance, so no deinit runs
         }
     }
@@ -80,7 +80,7 @@ extension ResolverScope {
         dropBuildsLocked { $0.builds(typeID, name) }
         guard table.findLocked(key) != nil else { return }
         changeEntriesLocked {
-            if !table.removeLocked(key) {
+            if table.removeLocked(key) != nil {
                 dropBuildsLocked { _ in true }
                 table.clearLocked()
             }

@@ -1,63 +1,29 @@
 import CRegistry
 
-// What a thread's resolves write, in its record (`crg_thread_record.h`,
-// DESIGN.md "A thread's record"): the stack of registrations whose factories
-// run and the graph instances of the current resolution (`ResolutionState`,
-// laid out in the record's bytes for the front end), reached by pointer
-// (`ThreadResolution`).
-
-/// What a thread's resolves write: the stack and the graph, in the thread's
-/// record (`crg_thread_bytes`: `CRG_THREAD_BYTES` bytes, zero when the
-/// record is new, which is this state empty).
-///
-/// - `stack`: the registrations whose factories are running on this thread,
-///   outermost first. A registration entering while already on the stack is a
-///   dependency cycle (reported with the chain instead of overflowing the
-///   stack), unless it is resolved with arguments: a factory that resolves
-///   its own type with other arguments (building a tree level by level, say)
-///   is recursion that ends, as the original allows; runaway recursion is
-///   still stopped, at `maximumDepth`. The stack being non-empty means a
-///   top-level resolution is in progress. It lives in the record's bytes
-///   after this state (`inlineStackCapacity` entries), and in a buffer from
-///   `CacheLines` once deeper, which the record keeps.
-/// - `graph`: the `.graph`-scoped instances made during the current top-level
-///   resolution, so a dependency needed twice is made once. It belongs to this
-///   thread, so two threads resolving at once never share graph instances. It
-///   is emptied when the outermost factory returns. Its buffers (from
-///   `CacheLines`) are made on first use and kept with the record.
-///
-/// Only the owning thread touches it, so it needs no lock. Stack entries are
-/// unretained: a registration on the stack is running inside this thread's
-/// read section, which keeps it alive. When the thread exits, what the state
-/// owns is released and the state left empty for the next thread
-/// (`releaseAll`, the record's exit callback).
+/// What a thread's resolves write, in its record's bytes (`crg_thread_bytes`; zero:
+/// empty), touched by that thread only (DESIGN.md, "A thread's record").
 @usableFromInline
 struct ResolutionState {
-    /// `stackCount` registrations, outermost first, in a buffer of
-    /// `stackCapacity` (nil and 0 until the thread's first one).
+    /// The registrations whose factories run, outermost first, unretained (the
+    /// read section keeps them): after this state, then in a `CacheLines`
+    /// buffer. One entering again is a cycle, unless with arguments (a tree
+    /// built level by level, as the original allows; `maximumDepth` stops it).
     @usableFromInline var stack: UnsafeMutablePointer<UnsafeMutableRawPointer>?
     @usableFromInline var stackCount: Int
     @usableFromInline var stackCapacity: Int
-    /// Each entry owns one reference to its object.
+    /// The top-level resolution's `.graph` instances, and the previous one's
+    /// storage kept for reuse.
     @usableFromInline var graph: PaddedBuffer<GraphEntry>
-    /// The previous resolution's graph storage, kept to be reused.
     var spareGraph: PaddedBuffer<GraphEntry>
-    /// True while a finished resolution's instances are being released.
     var releasingGraph: Bool
 
-    /// Where the stack starts, in the record's bytes: after this state.
-    static var inlineStackOffset: Int {
-        (MemoryLayout<ResolutionState>.stride + 15) / 16 * 16
-    }
-
-    /// How many entries the stack holds in the record's bytes.
+    static var inlineStackOffset: Int { (MemoryLayout<ResolutionState>.stride + 15) / 16 * 16 }
     static var inlineStackCapacity: Int {
         (Int(CRG_THREAD_BYTES) - inlineStackOffset) / MemoryLayout<UnsafeMutableRawPointer>.stride
     }
 
-    /// Releases what it owns and leaves it empty, its buffers kept (its
-    /// thread has ended, possibly in the middle of a resolution: a
-    /// verification's thread that failed).
+    /// Releases what it owns, its buffers kept: its thread ended (maybe
+    /// mid-resolution: a failed verification's).
     mutating func releaseAll() {
         for index in 0..<graph.count { graph[index].object.release() }
         graph.removeAll()
@@ -73,37 +39,17 @@ struct ResolutionState {
 }
 
 /// A thread's `ResolutionState`, by pointer: what the resolve path uses.
-/// The state is in the thread's record (its bytes), which lasts
-/// as long as the thread.
-@frozen
-@usableFromInline
+@frozen @usableFromInline
 struct ThreadResolution {
     @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
 
-    @inlinable
-    @inline(__always)
-    init(_ state: UnsafeMutablePointer<ResolutionState>) {
-        self.state = state
-    }
-
+    @inlinable @inline(__always) init(_ state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
     /// True while a factory is running on this thread.
-    @inlinable
-    var isResolving: Bool {
-        state.pointee.stackCount > 0
-    }
+    @inlinable var isResolving: Bool { state.pointee.stackCount > 0 }
+    @inlinable var hasGraphInstances: Bool { !state.pointee.graph.isEmpty }
 
-    /// Whether this resolution has made graph-scope instances yet (a
-    /// resolution's first ones need no search).
-    @inlinable
-    var hasGraphInstances: Bool {
-        !state.pointee.graph.isEmpty
-    }
-
-    /// Pushes the registration at `entry`, stopping the program if it is
-    /// already running on this thread without arguments (a cycle) or the
-    /// resolution has become runaway deep.
-    @inlinable
-    @inline(__always)
+    /// Pushes the registration at `entry`; stops on a cycle or a runaway depth.
+    @inlinable @inline(__always)
     func enter(_ entry: UnsafeMutableRawPointer, withArguments: Bool) {
         let count = state.pointee.stackCount
         if !withArguments, let stack = state.pointee.stack {
@@ -111,29 +57,21 @@ struct ThreadResolution {
                 reportCycle(closingWith: entry)
             }
         }
-        if count == state.pointee.stackCapacity {
-            growStack(for: entry)
-        }
+        if count == state.pointee.stackCapacity { growStack(for: entry) }
         state.pointee.stack.unsafelyUnwrapped[count] = entry
         state.pointee.stackCount = count &+ 1
     }
 
-    /// Pops the innermost registration; ends the top-level resolution (and
-    /// its graph) when it was the outermost.
-    @inlinable
-    @inline(__always)
+    /// Pops the innermost registration (the outermost ends the graph).
+    @inlinable @inline(__always)
     func leave() {
         state.pointee.stackCount &-= 1
-        if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty {
-            endResolution()
-        }
+        if state.pointee.stackCount == 0 && !state.pointee.graph.isEmpty { endResolution() }
     }
 
-    /// Sets the stack up in the record's bytes (the thread's first entry),
-    /// or doubles it into a buffer of its own, or stops a runaway
-    /// resolution.
-    @usableFromInline
-    @inline(never)
+    /// Sets the stack up in the record's bytes (the thread's first entry), or
+    /// doubles it into a buffer of its own, or stops a runaway resolution.
+    @usableFromInline @inline(never)
     func growStack(for registration: UnsafeMutableRawPointer) {
         let capacity = state.pointee.stackCapacity
         guard let stack = state.pointee.stack else {
@@ -142,27 +80,21 @@ struct ThreadResolution {
             state.pointee.stackCapacity = ResolutionState.inlineStackCapacity
             return
         }
-        if capacity >= ResolutionContext.maximumDepth {
-            reportRunawayDepth(at: registration)
-        }
+        if capacity >= ResolutionContext.maximumDepth { reportRunawayDepth(at: registration) }
         let larger = CacheLines.allocate(UnsafeMutableRawPointer.self, capacity: capacity * 2)
         larger.moveInitialize(from: stack, count: state.pointee.stackCount)
-        if capacity != ResolutionState.inlineStackCapacity {
-            CacheLines.deallocate(stack)
-        }
+        if capacity != ResolutionState.inlineStackCapacity { CacheLines.deallocate(stack) }
         state.pointee.stack = larger
         state.pointee.stackCapacity = capacity * 2
     }
 
-    /// Releases the graph's instances. They are moved out first, so that a
-    /// deinit that resolves starts a fresh resolution; the storage is kept
-    /// for the next resolution.
-    @usableFromInline
-    @inline(never)
+    /// Releases the graph's instances, moved out first so that a deinit that
+    /// resolves starts a fresh resolution; the storage is kept for the next.
+    @usableFromInline @inline(never)
     func endResolution() {
         if state.pointee.releasingGraph {
-            // A deinit run by the release below resolved and finished a
-            // resolution of its own: release that one without reuse.
+            // A deinit run by the release below finished a resolution of its
+            // own: release that one without reuse.
             var finished = PaddedBuffer<GraphEntry>()
             swap(&finished, &state.pointee.graph)
             for index in 0..<finished.count { finished[index].object.release() }
@@ -171,18 +103,15 @@ struct ThreadResolution {
         }
         state.pointee.releasingGraph = true
         swap(&state.pointee.spareGraph, &state.pointee.graph)
-        // A copy of the spare's pointer and count: a deinit the loop runs
-        // may resolve, and change the state (its graph) meanwhile.
+        // A copy: a deinit the loop runs may resolve and change the state.
         let spare = state.pointee.spareGraph
         for index in 0..<spare.count { spare[index].object.release() }
         state.pointee.spareGraph.removeAll()
         state.pointee.releasingGraph = false
     }
 
-    /// The graph instance made in this resolution for the key of
-    /// `registration` (type `typeID`, and its name): made by the same
-    /// registration (one compare), or by another of the same key (one in a
-    /// parent, say), whose name is then compared.
+    /// The instance made for `registration`'s key: by it (one compare) or by
+    /// another of that key (a parent's), whose name is compared.
     @inlinable
     func graphInstance<Service>(of registration: UncheckedReference<ResolverRegistration<Service>>, typeID: UInt64,
                                 as type: Service.Type) -> Service? {
@@ -196,45 +125,30 @@ struct ThreadResolution {
         return nil
     }
 
-    /// Remembers `service`, made by `registration`, for the rest of this
-    /// resolution if it is a class instance (value types are always made
-    /// anew, as in the original).
+    /// Keeps `service` for the rest of this resolution if it is a class
+    /// instance (values are made anew, as in the original).
     @inlinable
     func rememberGraphInstance<Service>(_ service: Service, of registration: UncheckedReference<ResolverRegistration<Service>>,
                                         typeID: UInt64) {
-        guard let object = ValueStorage.retainedGraphObject(for: service) else {
-            return
-        }
+        guard let object = ValueStorage.retainedGraphObject(for: service) else { return }
         state.pointee.graph.append(GraphEntry(typeID: typeID, registration: registration.opaque, object: object))
     }
 
-    /// The registration whose factory is running innermost on this thread.
-    var innermostRegistration: RegistrationDescribing? {
-        let count = state.pointee.stackCount
-        guard count > 0 else { return nil }
-        return describing(state.pointee.stack.unsafelyUnwrapped[count - 1])
+    /// The stack, outermost first, for messages.
+    private var entries: UnsafeBufferPointer<UnsafeMutableRawPointer> {
+        UnsafeBufferPointer(start: state.pointee.stack, count: state.pointee.stackCount)
     }
-
-    /// The services on this thread's stack, outermost first, for messages.
-    var chainDescription: [String] {
-        (0..<state.pointee.stackCount).map { describeEntry(state.pointee.stack.unsafelyUnwrapped[$0]) }
-    }
-
-    /// The registrations on this thread's stack, outermost first.
-    var chainRegistrations: [RegistrationDescribing] {
-        (0..<state.pointee.stackCount).compactMap { describing(state.pointee.stack.unsafelyUnwrapped[$0]) }
-    }
+    var innermostRegistration: RegistrationDescribing? { entries.last.flatMap(describing) }
+    var chainDescription: [String] { entries.map(describeEntry) }
+    var chainRegistrations: [RegistrationDescribing] { entries.compactMap(describing) }
 
     private func describing(_ entry: UnsafeMutableRawPointer) -> RegistrationDescribing? {
         Unmanaged<AnyObject>.fromOpaque(entry).takeUnretainedValue() as? RegistrationDescribing
     }
 
-    private func describeEntry(_ entry: UnsafeMutableRawPointer) -> String {
-        describing(entry)?.keyDescription ?? "?"
-    }
+    private func describeEntry(_ entry: UnsafeMutableRawPointer) -> String { describing(entry)?.keyDescription ?? "?" }
 
-    @usableFromInline
-    @inline(never)
+    @usableFromInline @inline(never)
     func reportCycle(closingWith entry: UnsafeMutableRawPointer) -> Never {
         let stack = state.pointee.stack.unsafelyUnwrapped
         let count = state.pointee.stackCount
@@ -245,8 +159,7 @@ struct ThreadResolution {
                         kind: .cycle)
     }
 
-    @usableFromInline
-    @inline(never)
+    @usableFromInline @inline(never)
     func reportRunawayDepth(at entry: UnsafeMutableRawPointer) -> Never {
         let chain = chainDescription
         let shown = chain.prefix(8).joined(separator: " → ") + " → … → " + chain.suffix(4).joined(separator: " → ")
@@ -254,14 +167,8 @@ struct ThreadResolution {
     }
 }
 
-/// One graph-scope instance: the key it was made for (its type, and the
-/// registration that made it, whose name completes the key) and the object,
-/// owned by the entry (released when the resolution ends).
-///
-/// The registration is not owned: it was found inside the read section of
-/// the outermost resolve, which lasts until the resolution ends, so it
-/// stays alive while the entry does. (Copying its name instead would
-/// retain and release the name's storage for every entry.)
+/// One graph instance: its key (the type, and the registration that made it,
+/// unowned: the outermost read section keeps it) and the object, owned.
 @usableFromInline
 struct GraphEntry {
     @usableFromInline let typeID: UInt64
@@ -275,10 +182,8 @@ struct GraphEntry {
         self.object = object
     }
 
-    /// Whether `made`, a registration of the same type as `registration`
-    /// (the entries' type IDs are equal), has the same name.
-    @usableFromInline
-    @inline(never)
+    /// Whether `made`, a registration of `registration`'s type, has its name.
+    @usableFromInline @inline(never)
     static func sameName<Service>(_ made: UnsafeMutableRawPointer,
                                   _ registration: UncheckedReference<ResolverRegistration<Service>>) -> Bool {
         UncheckedReference<ResolverRegistration<Service>>(opaque: made).read { $0.name } == registration.read { $0.name }
