@@ -48,11 +48,7 @@ extension Resolver {
                 lines.append("'\(wrapped)' is registered: to get an optional, call optional() instead of resolving '\(Service.self)'.")
             }
         }
-        let chain = ResolutionContext.current.chainDescription
-        if !chain.isEmpty {
-            lines.append("Needed while resolving \(chain.joined(separator: " → ")).")
-        }
-        return lines.joined(separator: "\n") + chainPlaces
+        return lines.joined(separator: "\n") + chainSentence + chainPlaces
     }
 
     /// The names under which `type` is registered here and in the children (nil standing for "no name").

@@ -42,7 +42,14 @@ func registeredAtLine(_ registrations: [RegistrationDescribing]) -> String {
 
 /// The places of the registrations this thread is resolving, as a message's last line (or empty).
 var chainPlaces: String {
-    registeredAtLine(ResolutionContext.current.chainRegistrations)
+    registeredAtLine(ResolutionContext.currentState.chainRegistrations)
+}
+
+/// The chain this thread is resolving, as a message's sentence ("Needed while resolving A → B."), on a line of
+/// its own; empty outside a resolve. The one writer of it.
+var chainSentence: String {
+    let chain = ResolutionContext.currentState.chainDescription
+    return chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
 }
 
 extension Resolver.Verification {

@@ -60,7 +60,7 @@ extension Resolver {
     public static func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                         arguments first: A, _ rest: repeat each B) async -> Service {
         if let service: Service = await resolveServiceAsync(in: nil, name: name,
-                                                            boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest)) {
+                                                            args: TypedArgumentsBox<A, repeat each B>(first, repeat each rest)) {
             return service
         }
         notResolved(Service.self, name: name, in: nil)
@@ -71,7 +71,7 @@ extension Resolver {
     nonisolated(nonsending)
     public static func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                          arguments first: A, _ rest: repeat each B) async -> Service? {
-        await resolveServiceAsync(in: nil, name: name, boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
+        await resolveServiceAsync(in: nil, name: name, args: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
     }
 
     /// As the static `resolveAsync(_:name:arguments:_:)`, from this container (and its children).
@@ -80,7 +80,7 @@ extension Resolver {
     public final func resolveAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                        arguments first: A, _ rest: repeat each B) async -> Service {
         if let service: Service = await Resolver.resolveServiceAsync(in: self, name: name,
-                                                                     boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest)) {
+                                                                     args: TypedArgumentsBox<A, repeat each B>(first, repeat each rest)) {
             return service
         }
         Resolver.notResolved(Service.self, name: name, in: self)
@@ -91,6 +91,6 @@ extension Resolver {
     nonisolated(nonsending)
     public final func optionalAsync<Service, A, each B>(_ type: Service.Type = Service.self, name: Resolver.Name? = .none,
                                                         arguments first: A, _ rest: repeat each B) async -> Service? {
-        await Resolver.resolveServiceAsync(in: self, name: name, boxed: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
+        await Resolver.resolveServiceAsync(in: self, name: name, args: TypedArgumentsBox<A, repeat each B>(first, repeat each rest))
     }
 }

@@ -62,6 +62,7 @@ func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -
 
 /// As `withArguments`, for arguments the engine carried as `Any?`: typed
 /// arguments boxed on the way (`TypedArgumentsBox`) are passed typed again.
+@usableFromInline
 func withCarriedArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
     if let box = args as? TypedArgumentsBoxing {
         return box.withArguments(body)

@@ -112,13 +112,7 @@ extension ResolverRegistration {
             "RESOLVER: '\(service)': the arguments passed are not the registration's."
         }
         let located = site.map { "\n'\(service)' was registered at \($0)." } ?? ""
-        resolverFailure(message + chainSuffix + located + chainPlaces, kind: .other)
-    }
-
-    /// The chain this thread is resolving, as a message's last sentence.
-    static var chainSuffix: String {
-        let chain = ResolutionContext.current.chainDescription
-        return chain.isEmpty ? "" : "\nNeeded while resolving \(chain.joined(separator: " → "))."
+        resolverFailure(message + chainSentence + located + chainPlaces, kind: .other)
     }
 
     /// Stops unless the call's typed list is the registration's (or neither

@@ -59,13 +59,13 @@ extension ResolverRegistration {
     static func offMainActorMessage(_ name: Resolver.Name?) -> String {
         "RESOLVER: '\(describe(Service.self, name))' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor), so its factory cannot run here.\n"
             + "Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(resolveAsyncCall(name))`, which runs the factory on the main actor."
-            + chainSuffix
+            + chainSentence
     }
 
     static func asyncFactoryMessage(_ name: Resolver.Name?) -> String {
         "RESOLVER: '\(describe(Service.self, name))' is registered with an async factory (or one isolated to a global actor other than the main actor), which a synchronous resolve cannot run.\n"
             + "Resolve it from async code with `await \(resolveAsyncCall(name))` (or `resolveAsync()` on its container), which runs the factory on its actor. Once a caching scope holds its instance, synchronous resolves return that instance."
-            + chainSuffix
+            + chainSentence
     }
 
     private static func resolveAsyncCall(_ name: Resolver.Name?) -> String {

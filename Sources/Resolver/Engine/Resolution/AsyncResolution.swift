@@ -1,19 +1,15 @@
-// The async resolve (DESIGN.md, "Actors and async factories"). It is the
-// synchronous resolve's path (`Resolution.swift`) up to the registration:
-// the same detours, gate, thread cache, key, table, scope and cached
-// instance, through `AsyncStartPath`. What is its own comes after, and only
-// for registrations a thread cannot resolve there and then:
-// - a main-actor factory: the call hops to the main actor and resolves there
-//   synchronously, through the registration's scope;
-// - an async factory: run in the calling task, with the task's chain of
-//   async registrations (`AsyncFrame`, task-local) checked for a cycle first
-//   (A3); a caching scope builds it once per generation with the same
-//   flights threads use (`ResolverScope+BuildOnce.swift`, S1), the askers suspended (A2);
-//   a graph-scoped one is kept for the rest of the top-level `resolveAsync`.
+// The async resolve (DESIGN.md, "Actors and async factories"): the resolve
+// path (`ResolvePath.swift`) up to the registration, through
+// `AsyncStartPath`; what is its own comes after, only for registrations a
+// thread cannot resolve there and then. A main-actor factory: the call hops
+// to the main actor and resolves there. An async factory: run in the calling
+// task, its chain of async registrations (`AsyncFrame`) checked for a cycle
+// first (A3); a caching scope builds it once with the flights threads use
+// (S1), the askers suspended (A2); a graph-scoped one is kept for the rest of
+// the top-level `resolveAsync`.
 
-/// The start of `resolveAsync`: a plain registration is resolved there and
-/// then, as a synchronous resolve would; a main-actor or async one becomes
-/// an `AsyncPending` to await.
+/// The start of `resolveAsync`: a plain registration resolved as a
+/// synchronous resolve would; a main-actor or async one an `AsyncPending`.
 @frozen
 @usableFromInline
 enum AsyncStartPath<Service>: ResolvePath {
@@ -42,11 +38,12 @@ enum AsyncStartPath<Service>: ResolvePath {
 }
 
 extension Resolver {
-    /// Resolves `Service` in `container` (nil: `root`) from async code.
+    /// Resolves `Service` in `container` (nil: `root`) from async code, with
+    /// `args` (typed arguments boxed: they may cross a suspension or a hop).
     @inlinable
     nonisolated(nonsending)
     static func resolveServiceAsync<Service>(in container: Resolver?, name: Resolver.Name?, args: Any?) async -> Service? {
-        let step = withArguments(args) { arguments in
+        let step = withCarriedArguments(args) { arguments in
             resolve(name?.key, in: container, arguments, AsyncStartPath<Service>.self)
         }
         switch step {
@@ -54,23 +51,6 @@ extension Resolver {
             return service
         case .pending(let pending):
             return await pending.finish(args)
-        }
-    }
-
-    /// Resolves `Service` in `container` (nil: `root`) from async code, with
-    /// typed arguments boxed (they may cross a suspension or an actor hop).
-    @inlinable
-    nonisolated(nonsending)
-    static func resolveServiceAsync<Service>(in container: Resolver?, name: Resolver.Name?,
-                                             boxed arguments: some TypedArgumentsBoxing) async -> Service? {
-        let step = arguments.withArguments { pointer in
-            resolve(name?.key, in: container, pointer, AsyncStartPath<Service>.self)
-        }
-        switch step {
-        case .done(let service):
-            return service
-        case .pending(let pending):
-            return await pending.finish(arguments)
         }
     }
 }
@@ -84,15 +64,14 @@ enum AsyncStep<Service> {
     case pending(AsyncPending<Service>)
 }
 
-/// A main-actor or async registration, with the scope and container to
-/// resolve it through, held by real references once the read section ends.
+/// A main-actor or async registration, the scope and the container to
+/// resolve it through, held strongly once the read section ends.
 @usableFromInline
 final class AsyncPending<Service> {
     let registration: ResolverRegistration<Service>
     let scope: ResolverScope
     let resolver: Resolver
 
-    /// Takes strong references to what the read section kept alive.
     @usableFromInline
     init(_ registration: UncheckedReference<ResolverRegistration<Service>>, _ scope: UncheckedReference<ResolverScope>,
          _ resolver: Resolver) {
@@ -101,7 +80,7 @@ final class AsyncPending<Service> {
         self.resolver = resolver
     }
 
-    /// Resolves it (`resolve(_:)`), then the decorator, as `resolveAsync` does.
+    /// Resolves it, then the decorator, as `resolveAsync` does.
     @usableFromInline
     nonisolated(nonsending)
     func finish(_ args: Any?) async -> Service? {
@@ -112,8 +91,8 @@ final class AsyncPending<Service> {
         return service
     }
 
-    /// Resolves it: on the main actor, by awaiting its async factory, or a
-    /// collection's list by awaiting the elements that need it.
+    /// On the main actor, by awaiting its async factory, or a list by
+    /// awaiting the elements that need it.
     nonisolated(nonsending)
     func resolve(_ args: Any?) async -> Service? {
         switch registration.isolation {
@@ -130,12 +109,9 @@ final class AsyncPending<Service> {
     }
 }
 
-
-/// The async registrations whose factories the current task is running,
-/// innermost last, and the graph-scoped instances of its top-level
-/// `resolveAsync`: task-local, so child tasks (and a caching scope's build
-/// task) see their parent's chain, and a cycle through async factories stops
-/// with its chain instead of waiting for itself.
+/// The async registrations whose factories the current task runs, innermost
+/// last, and the graph instances of its top-level `resolveAsync`: task-local,
+/// so child tasks (and a build task) see their parent's chain (A3).
 final class AsyncFrame: Sendable {
     @TaskLocal static var current: AsyncFrame?
 
@@ -143,7 +119,7 @@ final class AsyncFrame: Sendable {
     let registration: ObjectIdentifier?
     let description: String
     /// Its node in a dependency graph: resolves made while its factory runs
-    /// are edges from it (`GraphRecorder.recordResolve`).
+    /// are edges from it.
     let node: Resolver.Graph.Node?
     let parent: AsyncFrame?
     let graph: AsyncGraph
@@ -157,57 +133,44 @@ final class AsyncFrame: Sendable {
         self.graph = graph
     }
 
-    /// The frame for the top level of a `resolveAsync`, with a new graph.
     static func topLevel() -> AsyncFrame {
         AsyncFrame(registration: nil, description: "", node: nil, parent: nil, graph: AsyncGraph())
     }
 
-    /// The descriptions from the outermost frame to this one.
-    var chain: [String] {
-        var chain: [String] = []
-        var frame: AsyncFrame? = self
-        while let current = frame, current.registration != nil {
-            chain.append(current.description)
-            frame = current.parent
-        }
-        return chain.reversed()
+    /// The frames from this one out, the top level excluded.
+    private var frames: [AsyncFrame] {
+        sequence(first: self, next: \.parent).filter { $0.registration != nil }
     }
 
-    /// Whether `registration` is running in this frame or an outer one.
+    /// The descriptions from the outermost frame to this one.
+    var chain: [String] {
+        frames.reversed().map(\.description)
+    }
+
+    /// Whether `registration` runs in this frame or an outer one.
     func contains(_ registration: ObjectIdentifier) -> Bool {
-        var frame: AsyncFrame? = self
-        while let current = frame {
-            if current.registration == registration {
-                return true
-            }
-            frame = current.parent
-        }
-        return false
+        frames.contains { $0.registration == registration }
     }
 }
 
-/// The graph-scoped instances of one top-level `resolveAsync` (class
-/// instances only, as for synchronous resolves), under the registry mutex.
+/// The graph instances of one top-level `resolveAsync` (class instances
+/// only, as for synchronous resolves), under the registry mutex.
 final class AsyncGraph: @unchecked Sendable {
     private var instances: [(registration: ObjectIdentifier, object: AnyObject)] = []
 
     func instance<Service>(of registration: ObjectIdentifier, as type: Service.Type) -> Service? {
-        registry.withLock {
-            instances.first { $0.registration == registration }.map { $0.object as! Service }
-        }
+        registry.withLock { instances.first { $0.registration == registration }.map { $0.object as! Service } }
     }
 
     func remember<Service>(_ service: Service, of registration: ObjectIdentifier) {
         guard let object = ValueStorage.instance(in: service) else { return }
-        registry.withLock {
-            instances.append((registration, object))
-        }
+        registry.withLock { instances.append((registration, object)) }
     }
 }
 
 extension ResolverRegistration {
-    /// Resolves this async registration through `scope` (the registration's
-    /// scope, as the resolve path substitutes it for the container).
+    /// This async registration through `scope` (as the resolve path
+    /// substituted it for the container).
     nonisolated(nonsending)
     func awaitFactory(through scope: ResolverScope, _ resolver: Resolver, _ args: Any?) async -> Service? {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
@@ -230,43 +193,36 @@ extension ResolverRegistration {
             }
             return service
         case .newInstance, .containerCache, .delegate:
-            // A custom scope's `resolve(registration:resolver:args:)` is
-            // synchronous, and cannot run an async factory: it runs here.
+            // A custom scope's `resolve(registration:…)` is synchronous: an
+            // async factory runs here.
             return await runAsyncFactory(resolver, args, parent)
         }
     }
 
     /// Runs the async factory in a frame of its own, then what
-    /// `update(factory:)` installed (`resolveProperties` blocks), if any;
-    /// or, where a context applies, only what is installed.
+    /// `update(factory:)` installed (`resolveProperties` blocks); where a
+    /// context applies, only what is installed.
     nonisolated(nonsending)
     func runAsyncFactory(_ resolver: Resolver, _ args: Any?, _ parent: AsyncFrame) async -> Service? {
         guard case .async(let factory, _) = factory else {
             return nil
         }
-        // A context's factory (onTest, onArg, …) replaces the async one.
-        let context = registry.withLock { contextAppliesLocked ? installedFactoryLocked : nil }
-        if let context {
-            return context(resolver, args)
+        let (context, installed) = registry.withLock { (contextAppliesLocked, installedFactoryLocked) }
+        if context, let installed {
+            return installed(resolver, args)
         }
         let frame = AsyncFrame(registration: ObjectIdentifier(self), description: keyDescription, node: graphNode,
                                parent: parent, graph: parent.graph)
         let service = await AsyncFrame.$current.withValue(frame) {
             await factory(resolver, args)
         }
-        guard let service, let installed = installedFactory else {
+        guard let service, let installed else {
             return service
         }
         // No suspension between leaving the instance and the installed
-        // factory picking it up: both run on this thread.
+        // factory taking it: both run on this thread.
         ResolutionContext.current.awaitedInstance = service
         defer { ResolutionContext.current.awaitedInstance = nil }
         return installed(resolver, args)
     }
-
-    /// The factory `update(factory:)` installed, if any.
-    var installedFactory: ResolverFactoryAnyArguments<Service>? {
-        registry.withLock { installedFactoryLocked }
-    }
 }
-

@@ -29,8 +29,6 @@ final class ResolutionContext: @unchecked Sendable {
 
     /// The calling thread's stack and graph, whichever context asks.
     var state: ThreadResolution { ResolutionContext.currentState }
-    var chainDescription: [String] { state.chainDescription }
-    var chainRegistrations: [RegistrationDescribing] { state.chainRegistrations }
 
     /// The calling thread's context, made if needed.
     @inlinable
