@@ -8,8 +8,8 @@ extension Resolver {
     static func notResolved<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver?) -> Never {
         let container = container ?? Resolver.root
         let registered = registry.withLock { container.registeredNamesLocked(of: Service.self) }
-        resolverFailure(notResolvedMessage(Service.self, name: name, in: container),
-                        kind: registered.contains(name) ? .returnedNil : .missing)
+        fail(notResolvedMessage(Service.self, name: name, in: container),
+             kind: registered.contains(name) ? .returnedNil : .missing)
     }
 
     static func notResolvedMessage<Service>(_ type: Service.Type, name: Resolver.Name?, in container: Resolver) -> String {

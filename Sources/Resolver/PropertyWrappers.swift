@@ -148,7 +148,7 @@ public struct LazyInjected<Service> {
     @usableFromInline
     func resolveFirst() -> Service {
         let settings = box.settings
-        let resolved = box.resolveKey(as: Service.self, from: settings.container)
+        let resolved = box.keyService(as: Service.self, from: settings.container)
             ?? settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
             ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
         return box.keepFirst(resolved)
@@ -234,7 +234,7 @@ public struct WeakLazyInjected<Service> {
     @usableFromInline
     func resolveFirst() -> Service {
         let settings = box.settings
-        let service = box.resolveKey(as: Service.self, from: settings.container)
+        let service = box.keyService(as: Service.self, from: settings.container)
             ?? settings.container?.resolve(Service.self, name: settings.name, args: settings.args)
             ?? Resolver.resolve(Service.self, name: settings.name, args: settings.args)
         box.keepFirstWeakly(service)

@@ -146,7 +146,7 @@ public final class Resolver: @unchecked Sendable {
             return failure
         }
         if failure == .wouldLoop {
-            resolverFailure("RESOLVER: add(child:) would make a container its own descendant; lookups would never end.")
+            fail("RESOLVER: add(child:) would make a container its own descendant; lookups would never end.")
         } else if let failure {
             registry.reportRecoverable("RESOLVER: could not add a child container: \(failure).")
         }

@@ -190,15 +190,15 @@ extension Resolver {
                     return result
                 }
                 let passed = Args.describe(value: value)
-                resolverFailure("RESOLVER: argument of type \(T.self) expected, but \(passed) was passed." + chainPlaces)
+                fail("RESOLVER: argument of type \(T.self) expected, but \(passed) was passed." + chainPlaces)
             case .keyed(let arguments):
                 guard arguments.count == 1, let only = arguments.first else {
-                    resolverFailure("RESOLVER: a single argument of type \(T.self) expected, but keyed arguments were passed: \(Args.describe(arguments)). Use args(\"key\")." + chainPlaces)
+                    fail("RESOLVER: a single argument of type \(T.self) expected, but keyed arguments were passed: \(Args.describe(arguments)). Use args(\"key\")." + chainPlaces)
                 }
                 if let result: T = Args.convert(only.value) {
                     return result
                 }
-                resolverFailure("RESOLVER: argument of type \(T.self) expected, but '\(only.key)' is \(Args.describe(value: only.value))." + chainPlaces)
+                fail("RESOLVER: argument of type \(T.self) expected, but '\(only.key)' is \(Args.describe(value: only.value))." + chainPlaces)
             }
         }
 
@@ -211,19 +211,19 @@ extension Resolver {
                         if let result: T = Args.convert(value) {
                             return result
                         }
-                        resolverFailure("RESOLVER: argument '' (the single argument) of type \(T.self) expected, but \(Args.describe(value: value)) was passed." + chainPlaces)
+                        fail("RESOLVER: argument '' (the single argument) of type \(T.self) expected, but \(Args.describe(value: value)) was passed." + chainPlaces)
                     }
-                    resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but a single argument (\(describeType(of: value))) was passed, not keyed arguments." + chainPlaces)
+                    fail("RESOLVER: argument '\(key)' of type \(T.self) expected, but a single argument (\(describeType(of: value))) was passed, not keyed arguments." + chainPlaces)
                 }
-                resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but no arguments were passed." + chainPlaces)
+                fail("RESOLVER: argument '\(key)' of type \(T.self) expected, but no arguments were passed." + chainPlaces)
             }
             guard let found = arguments[key] else {
-                resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but it was not passed. Passed: \(Args.describe(arguments))." + chainPlaces)
+                fail("RESOLVER: argument '\(key)' of type \(T.self) expected, but it was not passed. Passed: \(Args.describe(arguments))." + chainPlaces)
             }
             if let result: T = Args.convert(found) {
                 return result
             }
-            resolverFailure("RESOLVER: argument '\(key)' of type \(T.self) expected, but \(Args.describe(value: found)) was passed." + chainPlaces)
+            fail("RESOLVER: argument '\(key)' of type \(T.self) expected, but \(Args.describe(value: found)) was passed." + chainPlaces)
         }
 
         /// "a String", "an Int", or "nil".

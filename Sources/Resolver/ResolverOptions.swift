@@ -44,7 +44,7 @@ public struct ResolverOptions<Service> {
                 return same
             }
             guard let conforming = service as? Protocol else {
-                resolverFailure("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
+                fail("RESOLVER: '\(describeType(of: service))', registered as '\(Service.self)', does not conform to '\(Protocol.self)' named in implements().")
             }
             return conforming
         }, false)

@@ -112,7 +112,7 @@ extension ResolverRegistration {
             "RESOLVER: '\(service)': the arguments passed are not the registration's."
         }
         let located = site.map { "\n'\(service)' was registered at \($0)." } ?? ""
-        resolverFailure(message + chainSentence + located + chainPlaces, kind: .other)
+        fail(message + chainSentence + located + chainPlaces, kind: .other)
     }
 
     /// Stops unless the call's typed list is the registration's (or neither

@@ -80,7 +80,7 @@ extension ResolverRegistration {
     func argumentsKey(_ arguments: ArgumentsPointer) -> [AnyHashable]? {
         guard argumentTypes != nil else { return nil }
         guard let key = arguments.typed?.pointee.key() else {
-            resolverFailure(ResolverRegistration.notHashableMessage(argumentList?.types, name), kind: .other)
+            fail(ResolverRegistration.notHashableMessage(argumentList?.types, name), kind: .other)
         }
         return key
     }
@@ -98,7 +98,7 @@ extension ResolverRegistration {
         guard let argumentList, !argumentList.hashable else { return }
         switch scope.kind.strategy {
         case .buildOnceAndKeep, .containerCache:
-            resolverFailure(ResolverRegistration.notHashableMessage(argumentList.types, name), kind: .other)
+            fail(ResolverRegistration.notHashableMessage(argumentList.types, name), kind: .other)
         case .newInstance, .perResolution, .delegate:
             return
         }

@@ -22,7 +22,7 @@ final class CollectionListDescribing<Element>: RegistrationDescribing {
         elements.map { Resolver.Graph.Edge(from: list.graphNode, to: $0.graphNode) }
     }
 
-    func resolveOnce(from container: Resolver) -> Bool {
+    func checkOnce(from container: Resolver) -> Bool {
         let name = list.name
         guard elements.contains(where: { $0.element.isolation == .async }) else { return container.optional([Element].self, name: name) != nil }
         return verifyingAsync(from: container) { await container.optionalAsync([Element].self, name: name) != nil }
@@ -47,7 +47,7 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing, @unche
     var keyDescription: String { element.keyDescription }
     var serviceType: Any.Type { Element.self }
     /// Its list's type and its own name, with where it was registered and the type of the instance it built
-    /// (once `resolveOnce` has run): type and name alone do not tell two elements apart.
+    /// (once `checkOnce` has run): type and name alone do not tell two elements apart.
     var graphNode: Resolver.Graph.Node {
         element.graphNode.with(scope: nil, element: (element.site?.description, mutex.withLock { instanceType }))
     }
@@ -55,7 +55,7 @@ final class CollectionElementDescribing<Element>: RegistrationDescribing, @unche
     var isMainActorFactory: Bool { element.isMainActorFactory }
     var scope: ResolverScope { element.scope }
 
-    func resolveOnce(from container: Resolver) -> Bool {
+    func checkOnce(from container: Resolver) -> Bool {
         let element = self.element
         guard element.isolation == .async else {
             note(element.resolve(resolver: container, args: nil))

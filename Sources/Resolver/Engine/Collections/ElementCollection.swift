@@ -76,8 +76,8 @@ final class ElementCollection<Element>: CollectionAssembly<[Element]> {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
         if parent.contains(ObjectIdentifier(list)) {
             let chain = parent.chain.drop { $0 != list.keyDescription } + [list.keyDescription]
-            resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
-                            kind: .cycle)
+            fail("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference.",
+                 kind: .cycle)
         }
         // Held by strong references: the read section ends before the first suspension.
         let parts = withRegistryKey([Element].self, name) { key in

@@ -21,8 +21,8 @@ private func writeToStandardError(_ bytes: UnsafeBufferPointer<UInt8>) {
 /// Stops the program with `message`, after passing it to the failure hook; on a thread that verifies, ends
 /// that thread instead, with the failure collected (`VerificationRun`).
 @usableFromInline
-func resolverFailure(_ message: String, kind: Resolver.Verification.Failure.Kind = .other,
-                     file: StaticString = #file, line: UInt = #line) -> Never {
+func fail(_ message: String, kind: Resolver.Verification.Failure.Kind = .other,
+          file: StaticString = #file, line: UInt = #line) -> Never {
     if let context = ResolutionContext.existing, let verification = context.verification {
         verification.workerFailed(message, kind: kind, context: context)
     }

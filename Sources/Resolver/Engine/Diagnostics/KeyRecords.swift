@@ -19,10 +19,10 @@ extension Resolver {
         }
         let needed = chainSentence
         if promised {
-            resolverFailure(KeyMessages.promiseNotKept(Service.self, site) + needed + chainPlaces, kind: .missing)
+            fail(KeyMessages.promiseNotKept(Service.self, site) + needed + chainPlaces, kind: .missing)
         }
-        resolverFailure("RESOLVER: the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) resolved to nil: "
-                        + "a factory installed on its registration returned nil." + needed + chainPlaces, kind: .returnedNil)
+        fail("RESOLVER: the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) resolved to nil: "
+             + "a factory installed on its registration returned nil." + needed + chainPlaces, kind: .returnedNil)
     }
 }
 
@@ -67,9 +67,9 @@ final class KeyRecord<Service>: KeyRecordDescribing {
 
     /// Resolves the key from `container` (a verification's sandbox); a
     /// promise stops as `resolve` would.
-    func resolveOnce(from container: Resolver) -> Bool {
+    func checkOnce(from container: Resolver) -> Bool {
         if isPromise {
-            resolverFailure(KeyMessages.promiseNotKept(Service.self, declaration), kind: .missing)
+            fail(KeyMessages.promiseNotKept(Service.self, declaration), kind: .missing)
         }
         let declaration = self.declaration
         guard registration.isolation == .async else {

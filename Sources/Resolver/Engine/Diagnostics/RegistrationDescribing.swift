@@ -14,7 +14,7 @@ protocol RegistrationDescribing: AnyObject {
     var takesArgumentsLocked: Bool { get }
     var isMainActorFactory: Bool { get }
     /// Resolves it once from a verification's sandbox, as `optional()` does: whether an instance came back.
-    func resolveOnce(from container: Resolver) -> Bool
+    func checkOnce(from container: Resolver) -> Bool
     var scope: ResolverScope { get }
     /// How the graph labels its scope (takes the registry mutex).
     var scopeLabel: String { get }
@@ -71,7 +71,7 @@ extension ResolverRegistration: RegistrationDescribing {
         return scopeName(scope)
     }
 
-    func resolveOnce(from container: Resolver) -> Bool {
+    func checkOnce(from container: Resolver) -> Bool {
         guard isolation == .async else { return container.optional(Service.self, name: name) != nil }
         let name = self.name
         return verifyingAsync(from: container) { await container.optionalAsync(Service.self, name: name) != nil }

@@ -41,7 +41,7 @@ final class VerificationRun: @unchecked Sendable {
         mutex.withLock {
             while next < registrations.count {
                 if worker == 0 {
-                    startWorkerLocked()
+                    launchWorkerLocked()
                     continue
                 }
                 let waitingFor = next
@@ -70,12 +70,12 @@ final class VerificationRun: @unchecked Sendable {
     }
 
     /// Starts a worker thread for the registrations from `next` on. `mutex` held.
-    private func startWorkerLocked() {
+    private func launchWorkerLocked() {
         workersStarted += 1
         worker = workersStarted
         Published.detours.increment()
         let number = worker
-        let rc = EngineThread.start { self.work(as: number) }
+        let rc = EngineThread.launch { self.work(as: number) }
         if rc != 0 {
             Published.detours.decrement()
             decideLocked(.failed(kind: .other, message: "RESOLVER: could not start a thread to verify '\(registrations[next].keyDescription)' (error \(rc))."),
@@ -89,7 +89,7 @@ final class VerificationRun: @unchecked Sendable {
         context.verification = self
         context.verificationWorker = worker
         while let index = mutex.withLock({ worker == self.worker && next < registrations.count ? next : nil }) {
-            let resolved = registrations[index].resolveOnce(from: sandbox)
+            let resolved = registrations[index].checkOnce(from: sandbox)
             mutex.withLock {
                 if worker == self.worker, next == index {
                     decideLocked(resolved ? .resolved : .failed(kind: .returnedNil, message: "RESOLVER: '\(registrations[index].keyDescription)' resolved to nil: its factory returned nil."),
@@ -101,7 +101,7 @@ final class VerificationRun: @unchecked Sendable {
         Published.detours.decrement()
     }
 
-    /// A failure on a worker thread (`resolverFailure`): record it against the registration being resolved,
+    /// A failure on a worker thread (`fail`): record it against the registration being resolved,
     /// take this thread's unfinished builds out of their scopes, and end the thread.
     func workerFailed(_ message: String, kind: Resolver.Verification.Failure.Kind, context: ResolutionContext) -> Never {
         if registry.mutex.isHeldByCurrentThread {
@@ -137,7 +137,7 @@ final class VerificationRun: @unchecked Sendable {
     }
 }
 
-/// Runs the async `operation` (a `resolveOnce`) on this verification thread, which runs its task's jobs
+/// Runs the async `operation` (a `checkOnce`) on this verification thread, which runs its task's jobs
 /// (`VerificationExecutor`), with `container`, the sandbox, as the task's root: whether it resolved.
 func verifyingAsync(from container: Resolver, _ operation: @escaping @Sendable () async -> Bool) -> Bool {
     guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return true }

@@ -59,7 +59,7 @@ final class KeyDefaults: @unchecked Sendable {
             return UncheckedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).object
         }
         guard declaration.received else {
-            resolverFailure("RESOLVER: the getter of the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) did not make its key there when run again. A key's getter must make its ResolverKey the same way every time, and do nothing else.")
+            fail("RESOLVER: the getter of the key \(site.keyPath) of '\(Service.self)' (declared at \(site.place)) did not make its key there when run again. A key's getter must make its ResolverKey the same way every time, and do nothing else.")
         }
         return Resolver.register(nil, KeyName.registrationName(site), site.place,
                                  declaration.registrationFactory(of: Service.self), false, declaration.arguments,
@@ -84,7 +84,7 @@ final class KeyDefaults: @unchecked Sendable {
         let describing = found as? RegistrationDescribing
         guard !origin.isSameDeclaration(as: describing?.site) else { return }
         let declared = describing?.site
-        resolverFailure("RESOLVER: two keys \(keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(origin.place). A key is its service type and the name of the property that declares it: rename one of them.")
+        fail("RESOLVER: two keys \(keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(origin.place). A key is its service type and the name of the property that declares it: rename one of them.")
     }
 
     /// The keys' registrations `verify()` of `container` resolves when its

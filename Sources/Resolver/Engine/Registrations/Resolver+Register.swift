@@ -138,7 +138,7 @@ extension Resolver.Placement {
             return
         }
         if let rc {
-            resolverFailure("RESOLVER: could not register the key \(declaration.site.keyPath) of '\(Service.self)': \(rc).")
+            fail("RESOLVER: could not register the key \(declaration.site.keyPath) of '\(Service.self)': \(rc).")
         }
         if stored !== made {
             KeyDefaults.checkDeclaration(stored, declaration.site.origin, declaration.site.keyPath)

@@ -63,7 +63,7 @@ extension ResolverRegistration.Factory {
         case .async:
             return { _, _ in
                 guard let service = ResolutionContext.current.takeAwaitedInstance(as: Service.self) else {
-                    resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
+                    fail(ResolverRegistration.asyncFactoryMessage(name), kind: .other)
                 }
                 return service
             }
@@ -85,7 +85,7 @@ extension ResolverRegistration.Factory {
         case .typed(let typed): typed.call(name: name)
         case .mainActor(let factory, _):
             { resolver, arguments in ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value) }
-        case .async: { _, _ in resolverFailure(ResolverRegistration.asyncFactoryMessage(name), kind: .other) }
+        case .async: { _, _ in fail(ResolverRegistration.asyncFactoryMessage(name), kind: .other) }
         case .collection(let assembly): { resolver, arguments in assembly.assemble(from: resolver, arguments) }
         }
         guard registeredOnMainActor, isolation == .none else {

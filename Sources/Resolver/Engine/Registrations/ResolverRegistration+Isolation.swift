@@ -48,7 +48,7 @@ extension ResolverRegistration {
     static func callOnMainActor(_ factory: @escaping MainActorFactory, _ name: Resolver.Name?,
                                 _ resolver: Resolver, _ args: Any?) -> Service? {
         guard MainActorCheck.isOnMainActor else {
-            resolverFailure(offMainActorMessage(name), kind: .other)
+            fail(offMainActorMessage(name), kind: .other)
         }
         let carried = Carried((factory, resolver, args))
         return MainActor.assumeIsolated {
@@ -58,17 +58,17 @@ extension ResolverRegistration {
 
     static func offMainActorMessage(_ name: Resolver.Name?) -> String {
         "RESOLVER: '\(describe(Service.self, name))' is registered with a @MainActor factory, and this synchronous resolve is not on the main actor (MainActor), so its factory cannot run here.\n"
-            + "Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(resolveAsyncCall(name))`, which runs the factory on the main actor."
+            + "Resolve it on the main actor (from a @MainActor function or type), or from async code with `await \(asyncCallSpelling(name))`, which runs the factory on the main actor."
             + chainSentence
     }
 
     static func asyncFactoryMessage(_ name: Resolver.Name?) -> String {
         "RESOLVER: '\(describe(Service.self, name))' is registered with an async factory (or one isolated to a global actor other than the main actor), which a synchronous resolve cannot run.\n"
-            + "Resolve it from async code with `await \(resolveAsyncCall(name))` (or `resolveAsync()` on its container), which runs the factory on its actor. Once a caching scope holds its instance, synchronous resolves return that instance."
+            + "Resolve it from async code with `await \(asyncCallSpelling(name))` (or `resolveAsync()` on its container), which runs the factory on its actor. Once a caching scope holds its instance, synchronous resolves return that instance."
             + chainSentence
     }
 
-    private static func resolveAsyncCall(_ name: Resolver.Name?) -> String {
+    private static func asyncCallSpelling(_ name: Resolver.Name?) -> String {
         if KeyName.isKey(name), let name {
             return "Resolver.resolveAsync(\(name.rawValue))"
         }

@@ -129,7 +129,7 @@ final class Registry: @unchecked Sendable {
             return false
         }
         guard let insideRegistration else {
-            resolverFailure("RESOLVER: cannot wait for registerAllServices() on another thread while this thread is inside the registry.")
+            fail("RESOLVER: cannot wait for registerAllServices() on another thread while this thread is inside the registry.")
         }
         return insideRegistration
     }

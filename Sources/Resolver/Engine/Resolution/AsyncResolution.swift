@@ -176,9 +176,9 @@ extension ResolverRegistration {
         let parent = AsyncFrame.current ?? AsyncFrame.topLevel()
         if parent.contains(ObjectIdentifier(self)) {
             let chain = parent.chain.drop { $0 != keyDescription } + [keyDescription]
-            resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference."
-                            + registeredAtLine([self]),
-                            kind: .cycle)
+            fail("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference."
+                 + registeredAtLine([self]),
+                 kind: .cycle)
         }
         switch scope.kind.strategy {
         case .buildOnceAndKeep:

@@ -47,7 +47,7 @@ extension ResolverScope {
     /// The first step (S1): the cached instance (`found` reads the entry:
     /// false when it holds none for the caller), else the flight of the
     /// key's build that no reset dropped, else a new build.
-    func startBuildLocked(_ build: BuildKey, owner: ResolutionContext?,
+    func beginBuildLocked(_ build: BuildKey, owner: ResolutionContext?,
                           found: (UncheckedReference<AnyObject>) -> Bool) -> BuildStart {
         registry.assertLocked()
         let entry = if let argumentsKey = build.argumentsKey {
@@ -140,7 +140,7 @@ extension ResolverScope {
         while true {
             // Quiet: a build's start and end leave every thread's cache valid (S1, T1).
             let step = registry.mutex.withQuietLock { () -> ThreadBuildStep in
-                switch startBuildLocked(build, owner: context, found: found) {
+                switch beginBuildLocked(build, owner: context, found: found) {
                 case .cached:
                     return .done
                 case .build(let ticket):
@@ -179,12 +179,12 @@ extension ResolverScope {
             case .cycle:
                 context.state.reportCycle(closingWith: UncheckedReference(build.registration).opaque)
             case .cycleAcrossThreads(let chain):
-                resolverFailure("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
-                                + registeredAtLine([build.registration].compactMap { $0 as? RegistrationDescribing }),
-                                kind: .cycle)
+                fail("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
+                     + registeredAtLine([build.registration].compactMap { $0 as? RegistrationDescribing }),
+                     kind: .cycle)
             case .cannotWait:
-                resolverFailure("RESOLVER: cannot wait for '\(describeRegistration(build.registration))', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
-                                kind: .other)
+                fail("RESOLVER: cannot wait for '\(describeRegistration(build.registration))', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
+                     kind: .other)
             }
         }
     }
@@ -204,7 +204,7 @@ extension ResolverScope {
                 let build = BuildKey(key, typeID: registration.typeID, name: registration.name,
                                      argumentsKey: argumentsKey, registration: registration)
                 return registry.withLock {
-                    startBuildLocked(build, owner: nil) { entry in
+                    beginBuildLocked(build, owner: nil) { entry in
                         service = ResolverScope.service(inEntry: entry, of: kind, in: scope, as: Service.self)
                         return service != nil
                     }
@@ -220,7 +220,7 @@ extension ResolverScope {
                 guard let started = registry.withLock({ flightLocked(of: ticket) }) else { continue }
                 flight = started
                 let work = Carried((self, registration, resolver, args, parent))
-                startBuildTask {
+                spawnBuildTask {
                     let (scope, registration, resolver, args, parent) = work.value
                     // A verification's thread, whose executor runs this, takes the build out when it fails.
                     let verifying = ResolutionContext.existing
@@ -283,7 +283,7 @@ extension ResolverScope {
 
 /// Starts `operation` in a new task that inherits the caller's task-locals
 /// (the chain, `withRoot`, a verification, on whose thread it then runs).
-private func startBuildTask(_ operation: sending @escaping @isolated(any) () async -> Void) {
+private func spawnBuildTask(_ operation: sending @escaping @isolated(any) () async -> Void) {
     if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *),
        let executor = VerificationExecutor.current {
         Task(executorPreference: executor, operation: operation)
@@ -330,7 +330,7 @@ extension ResolverRegistration {
     /// Stops: a synchronous resolve asked for an async factory's instance.
     @usableFromInline
     func asyncFactoryStop() -> Never {
-        resolverFailure(Self.asyncFactoryMessage(name), kind: .other)
+        fail(Self.asyncFactoryMessage(name), kind: .other)
     }
 }
 

@@ -4,7 +4,7 @@ import CRegistry
 @usableFromInline
 enum EngineThread {
     /// Starts a detached thread running `body`: 0, or an error code.
-    static func start(_ body: @escaping () -> Void) -> Int32 {
+    static func launch(_ body: @escaping () -> Void) -> Int32 {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         let rc = crg_thread_start({ Unmanaged<Box<() -> Void>>.fromOpaque($0!).takeRetainedValue().value() }, context)
         if rc != 0 {

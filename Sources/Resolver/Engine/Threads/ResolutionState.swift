@@ -155,15 +155,15 @@ struct ThreadResolution {
         let start = (0..<count).first { stack[$0] == entry } ?? 0
         let chain = (start..<count).map { describeEntry(stack[$0]) } + [describeEntry(entry)]
         let places = registeredAtLine((start..<count).compactMap { describing(stack[$0]) })
-        resolverFailure("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference." + places,
-                        kind: .cycle)
+        fail("RESOLVER: circular dependency: \(chain.joined(separator: " → ")). Break the cycle with resolveProperties, a lazy property or a weak reference." + places,
+             kind: .cycle)
     }
 
     @usableFromInline @inline(never)
     func reportRunawayDepth(at entry: UnsafeMutableRawPointer) -> Never {
         let chain = chainDescription
         let shown = chain.prefix(8).joined(separator: " → ") + " → … → " + chain.suffix(4).joined(separator: " → ")
-        resolverFailure("RESOLVER: resolution nested more than \(ResolutionContext.maximumDepth) deep while resolving \(describeEntry(entry)): \(shown). A factory keeps resolving without end.")
+        fail("RESOLVER: resolution nested more than \(ResolutionContext.maximumDepth) deep while resolving \(describeEntry(entry)): \(shown). A factory keeps resolving without end.")
     }
 }
 
