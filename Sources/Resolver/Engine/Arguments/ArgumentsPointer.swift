@@ -62,9 +62,10 @@ func withArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -
 
 /// As `withArguments`, for arguments the engine carried as `Any?`: typed
 /// arguments boxed on the way (`TypedArgumentsBox`) are passed typed again.
-@usableFromInline
+/// Without arguments it is `withArguments`, inlined: no cast is tried.
+@inlinable
 func withCarriedArguments<Result>(_ args: Any?, _ body: (ArgumentsPointer) -> Result) -> Result {
-    if let box = args as? TypedArgumentsBoxing {
+    if args != nil, let box = args as? TypedArgumentsBoxing {
         return box.withArguments(body)
     }
     return withArguments(args, body)
