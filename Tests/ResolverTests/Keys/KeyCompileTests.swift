@@ -27,11 +27,13 @@ enum KeyTypeCheck {
         return nil
     }()
 
+    /// The package's root (this file is Tests/ResolverTests/Keys/KeyCompileTests.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
     /// The C core's module map (its own, in the package's sources: SwiftPM
     /// generates none for it).
-    static let cRegistryModuleMap = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/CRegistry/include/module.modulemap")
+    static let cRegistryModuleMap = packageRoot.appendingPathComponent("Sources/CRegistry/include/module.modulemap")
 
     /// `swiftc -typecheck` of `source` (Swift 6 mode, as `main.swift`: top-level
     /// code allowed) against the built module.
@@ -95,9 +97,7 @@ enum KeyTypeCheck {
     /// The Swift code blocks of a document, from the line `from` (a
     /// heading) to the next heading of its level, or to the end.
     static func swiftBlocks(of path: String, from heading: String? = nil) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        var lines = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        var lines = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let heading {
             let start = try #require(lines.firstIndex(of: heading), "\(path) has no heading '\(heading)'")
