@@ -12,7 +12,8 @@
 #                 measurement, and a verdict per run), bench-smoke, bench-instructions (instructions and
 #                 allocations per operation, the cold container's too), bench-async-instructions (a cached
 #                 resolve, sync and resolveAsync), bench-verify-bursts (concurrent verify() calls, each
-#                 burst in a fresh process), bench-typecheck (the compiler's time on 200 registrations)
+#                 burst in a fresh process), bench-typecheck (the compiler's time on 200 registrations),
+#                 bench-buildtime (a three-service app's clean release build, the library with it)
 #   make asan     tests under AddressSanitizer, plus a leak check
 #   make ubsan    tests with UndefinedBehaviorSanitizer on the C code
 #   make tsan     tests under ThreadSanitizer
@@ -40,7 +41,7 @@ C_SOURCES := $(wildcard Sources/CRegistry/*.c)
 C_INCLUDE := -ISources/CRegistry/include
 C_WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror
 
-.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example test-lifetimes docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck example example-server test-first-build load clean
+.PHONY: all deps graphviz graph test c-warnings engine-boundary build-warnings test-swift test-strict-verdicts test-probes test-contexts test-example test-lifetimes docs docs-preview asan ubsan tsan fuzz bench bench-scaling-table bench-scaling-runs bench-smoke bench-verify-bursts bench-deps bench-instructions bench-async-instructions bench-typecheck bench-buildtime example example-server test-first-build load clean
 
 all: test
 
@@ -428,6 +429,16 @@ bench-smoke: deps bench-deps
 bench-typecheck: deps
 	@echo "==> make bench-typecheck: type-checking 200 registrations$(if $(BASE), against $(BASE) too,)"
 	python3 Benchmarks/Scripts/typecheck.py $(if $(BASE),--base $(BASE),)
+
+# An app's clean release build with the library (issue 44): a generated app package
+# (Benchmarks/.build-buildtime) of three services wired with Resolver, its .build
+# removed before each `swift build -c release`, so the library is compiled too;
+# every run's seconds and the median. RUNS builds (3 here unless given: the 20 above
+# are bench-scaling-runs' default); BASE=<commit> also builds the app against the
+# library at that commit, alternating run by run (Benchmarks/README.md).
+bench-buildtime: deps
+	@echo "==> make bench-buildtime: a three-service app's clean release build$(if $(BASE), against $(BASE) too,)"
+	python3 Benchmarks/Scripts/buildtime.py --wait-quiet --runs $(if $(filter file,$(origin RUNS)),3,$(RUNS)) $(if $(BASE),--base $(BASE),)
 
 # The plots need matplotlib: Debian's python3-matplotlib where apt-get exists.
 HAVE_MATPLOTLIB := python3 -c 'import matplotlib' || /usr/bin/python3 -c 'import matplotlib'
