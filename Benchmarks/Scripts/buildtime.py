@@ -36,11 +36,10 @@ import argparse, os, resource, shutil, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scaling_runs import others_building, wait_quiet  # noqa: E402
+from libraries import compared_libraries  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-buildtime")
-# The one way to get the library at a base commit (make bench and the Makefile use it too).
-LIBRARY_AT = os.path.join(ROOT, "Benchmarks", "Scripts", "library-at.sh")
 PRODUCT = "BuildTimeApp"
 EXPECTED = "live /items"  # what the app prints: the view model's title, through the store and the client
 
@@ -144,16 +143,7 @@ def main():
         print(f"wrote {args.emit}")
         return
 
-    libraries = [("this checkout", ROOT)]
-    tree = None
-    if args.base:
-        sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", f"{args.base}^{{commit}}"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        tree = os.path.join(WORK, f"base-library-{sha}")
-        subprocess.run([LIBRARY_AT, args.base, tree], capture_output=True, check=True)
-        libraries.append((f"base {sha}", tree))
-    for path in args.against:
-        libraries.append((f"at {os.path.basename(os.path.normpath(path))}", os.path.abspath(path)))
+    libraries, tree = compared_libraries(WORK, args.base, args.against)
     try:
         apps = []
         for index, (label, library) in enumerate(libraries):

@@ -1,0 +1,24 @@
+"""The libraries a build-time script compares: this checkout, the library at a
+base commit (written into a tree of its own by library-at.sh), and folders
+given with --against (a release of the original, say)."""
+
+import os, subprocess
+
+ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LIBRARY_AT = os.path.join(ROOT, "Benchmarks", "Scripts", "library-at.sh")
+
+
+def compared_libraries(work, base, against):
+    """[(label, path)] with this checkout first, and the base tree to remove
+    afterwards (None without a base)."""
+    libraries = [("this checkout", ROOT)]
+    tree = None
+    if base:
+        sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", f"{base}^{{commit}}"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        tree = os.path.join(work, f"base-library-{sha}")
+        subprocess.run([LIBRARY_AT, base, tree], capture_output=True, check=True)
+        libraries.append((f"base {sha}", tree))
+    for path in against:
+        libraries.append((f"at {os.path.basename(os.path.normpath(path))}", os.path.abspath(path)))
+    return libraries, tree
