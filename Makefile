@@ -100,6 +100,11 @@ engine-boundary:
 		$$(find $(API_CLIENTS) -name '*.swift' -not -path '*/.build*'); then \
 		echo "error: the lines above belong in Sources/Resolver/Engine" >&2; exit 1; \
 	fi
+	@echo "==> engine layers: C calls and the CRegistry import only in Engine/Memory, Engine/Registry and Engine/Threads"
+	@if grep -nE 'crg_[a-z_]+\(|import CRegistry' $$(find Sources/Resolver/Engine -name '*.swift' \
+		-not -path '*/Memory/*' -not -path '*/Registry/*' -not -path '*/Threads/*'); then \
+		echo "error: the lines above belong in Engine/Memory, Engine/Registry or Engine/Threads" >&2; exit 1; \
+	fi
 
 # Swift 6 language mode with zero warnings: warnings fail the build.
 build-warnings: deps

@@ -1,5 +1,3 @@
-import CRegistry
-
 /// A part of a list: a container's elements, or a plain registration of the list (`register { [...] }`)
 /// where the walk ended, whose list stands for its container's and those after it.
 enum ListPart<Element> {
@@ -9,14 +7,14 @@ enum ListPart<Element> {
 
 extension ElementCollection {
     /// The parts of the list resolved from `container`, as they were at one moment: the walk is repeated
-    /// while it overlapped a write (the version word, `crg_tcache.h`, was odd or moved; DESIGN.md, T1), and
+    /// while it overlapped a write (the version word, `ThreadCache.version()`, was odd or moved; DESIGN.md, T1), and
     /// after 16 tries made holding the mutex, as R1's probes do.
     static func parts(from container: UncheckedReference<Resolver>, _ key: RegistryKey, _ section: borrowing ReadSection) -> [ListPart<Element>] {
         for _ in 0..<16 {
-            let version = crg_tcache_version_load()
+            let version = ThreadCache.version()
             guard version & 1 == 0 else { continue }
             let parts = walk(from: container, key)
-            if crg_tcache_version_unchanged(version) { return parts }
+            if ThreadCache.isUnchanged(since: version) { return parts }
         }
         return registry.withLock { walk(from: container, key) }
     }

@@ -1,9 +1,7 @@
-import CRegistry
-
 // How a key's declaration reaches the engine (DESIGN.md, K2). The getter runs
 // at every resolve and returns only where the key is declared; the factory
 // and options written in it are taken at the key's first use, by running the
-// getter again with a `KeyDeclaration` in this thread's pointer (`crg_thread_pointer`).
+// getter again with a `KeyDeclaration` in this thread's pointer (`ThreadPointer`).
 // The key's initializer and modifiers find it there and hand over what they
 // were given, already in the forms a registration takes; at any other time
 // each costs one thread-local load.
@@ -92,13 +90,13 @@ enum KeyDeclaring {
     @inlinable
     @inline(__always)
     static var isDeclaring: Bool {
-        crg_thread_pointer() != nil
+        ThreadPointer.current != nil
     }
 
     @inlinable
     @inline(__always)
     static var current: UncheckedReference<KeyDeclaration>? {
-        crg_thread_pointer().map { UncheckedReference(opaque: $0) }
+        ThreadPointer.current.map { UncheckedReference(opaque: $0) }
     }
 
     /// A key's factory, made by `factory` in the form its registration takes.
@@ -146,7 +144,7 @@ enum KeyDeclaring {
         let declaration = KeyDeclaration(site)
         // A getter may use a key that is itself being declared: the slot's
         // earlier value is restored.
-        let previous = exchange(UncheckedReference(declaration).opaque)
+        let previous = exchange(UncheckedReference(declaration))
         withExtendedLifetime(declaration) {
             getter()
         }
@@ -154,8 +152,9 @@ enum KeyDeclaring {
         return declaration
     }
 
+    /// Makes `declaration` this thread's and returns the one it replaces.
     @usableFromInline
-    static func exchange(_ declaration: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        crg_thread_pointer_exchange(declaration)
+    static func exchange(_ declaration: UncheckedReference<KeyDeclaration>?) -> UncheckedReference<KeyDeclaration>? {
+        ThreadPointer.exchange(declaration?.opaque).map { UncheckedReference(opaque: $0) }
     }
 }

@@ -1,5 +1,3 @@
-import CRegistry
-
 // A key's identity in the registry (DESIGN.md, K1): its service type under
 // the name of the property that declares it and a NUL byte. `#function` is a
 // NUL-terminated literal, so a key costs what a literal name costs (no copy,
@@ -87,7 +85,7 @@ enum KeyName {
         }
         let start = UnsafeRawPointer(name.utf8Start)
         let count = name.utf8CodeUnitCount + 1
-        return body(KeyBytes(hash: crg_name_hash_static(start, count), start: start, count: count))
+        return body(KeyBytes(literalAt: start, count: count))
     }
 
     /// `withBytes` for a name of one Unicode scalar, not a literal's bytes (a

@@ -16,14 +16,19 @@ struct KeyBytes: @unchecked Sendable {
         self.count = count
     }
 
-    /// A string literal's bytes, when it is ASCII and has them: its own key,
-    /// nothing copied, the hash remembered per thread by its address.
+    /// `count` bytes of a literal from `start`: nothing copied, the hash
+    /// remembered per thread by the literal's address.
+    @inlinable
+    @inline(__always)
+    init(literalAt start: UnsafeRawPointer, count: Int) {
+        self.init(hash: crg_name_hash_static(start, count), start: start, count: count)
+    }
+
+    /// A string literal's bytes, when it is ASCII and has them: its own key.
     @inlinable
     static func literal(_ value: StaticString) -> KeyBytes? {
         guard value.hasPointerRepresentation && value.isASCII else { return nil }
-        let start = UnsafeRawPointer(value.utf8Start)
-        return KeyBytes(hash: crg_name_hash_static(start, value.utf8CodeUnitCount), start: start,
-                        count: value.utf8CodeUnitCount)
+        return KeyBytes(literalAt: UnsafeRawPointer(value.utf8Start), count: value.utf8CodeUnitCount)
     }
 
     @inlinable

@@ -49,4 +49,10 @@ enum ThreadCache {
     /// Makes every thread's entries stale (an entry leaves a table, or a
     /// container or scope goes and another may take its address).
     static func invalidate() { crg_tcache_invalidate() }
+
+    /// The version word (odd while a write is under way; T1): a walk in a read
+    /// section saw one moment if it was even before and is unchanged after.
+    static func version() -> UInt64 { crg_tcache_version_load() }
+
+    static func isUnchanged(since version: UInt64) -> Bool { crg_tcache_version_unchanged(version) }
 }
