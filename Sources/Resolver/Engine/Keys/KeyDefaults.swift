@@ -28,7 +28,7 @@ final class KeyDefaults: @unchecked Sendable {
         guard let found = shared.container.storage.find(key, section) else {
             return nil
         }
-        checkDeclaration(found.object, origin, key.nameText ?? "")
+        checkDeclaration(found.object, origin.site, key.nameText ?? "")
         return found
     }
 
@@ -55,7 +55,7 @@ final class KeyDefaults: @unchecked Sendable {
             }
         }
         if let found {
-            checkDeclaration(found, site.origin, site.keyPath)
+            checkDeclaration(found, site.place, site.keyPath)
             return UncheckedReference(found).unsafeCast(to: ResolverRegistration<Service>.self).object
         }
         guard declaration.received else {
@@ -80,11 +80,11 @@ final class KeyDefaults: @unchecked Sendable {
 
     /// Stops when `found`, a key's registration, was made by another
     /// declaration of its type and name.
-    static func checkDeclaration(_ found: AnyObject, _ origin: KeyOrigin, _ keyPath: String) {
+    static func checkDeclaration(_ found: AnyObject, _ site: RegistrationSite, _ keyPath: String) {
         let describing = found as? RegistrationDescribing
-        guard !origin.isSameDeclaration(as: describing?.site) else { return }
+        guard !site.isSameDeclaration(as: describing?.site) else { return }
         let declared = describing?.site
-        fail("RESOLVER: two keys \(keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(origin.place). A key is its service type and the name of the property that declares it: rename one of them.")
+        fail("RESOLVER: two keys \(keyPath) of '\(describing.map { "\($0.serviceType)" } ?? "?")' are declared, at \(declared.map(\.description) ?? "an unknown place") and at \(site). A key is its service type and the name of the property that declares it: rename one of them.")
     }
 
     /// The keys' registrations `verify()` of `container` resolves when its

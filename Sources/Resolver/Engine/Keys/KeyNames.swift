@@ -35,40 +35,57 @@ struct KeySite: Sendable {
     @inlinable
     @inline(__always)
     var origin: KeyOrigin {
-        KeyOrigin(fileID: UnsafeRawPointer(fileID.utf8Start), line: line)
+        KeyOrigin(fileID: fileID, line: line)
     }
 }
 
 /// Where a key is declared, as the resolve path carries it to a lookup in the
-/// keys' table: the `#fileID` literal's bytes (NUL-terminated) and the line,
-/// two words in registers.
+/// keys' table (`byType` for a resolve that is not a key's): the `#fileID`
+/// literal and the line, four words in registers. The literal's bytes are
+/// read only on that slow path: reading them checks the literal's form,
+/// which a resolve the thread's cache answers need not pay for (B3).
 @frozen
 @usableFromInline
 struct KeyOrigin {
-    @usableFromInline let fileID: UnsafeRawPointer
+    @usableFromInline let fileID: StaticString
+    /// The declaration's line; 0 (no `#line` is) for `byType`.
     @usableFromInline let line: UInt
 
     @inlinable
     @inline(__always)
-    init(fileID: UnsafeRawPointer, line: UInt) {
+    init(fileID: StaticString, line: UInt) {
         self.fileID = fileID
         self.line = line
     }
 
-    private var file: String {
-        String(cString: fileID.assumingMemoryBound(to: CChar.self))
+    /// A resolve by type or name: no key, no declaration.
+    @inlinable
+    static var byType: KeyOrigin {
+        KeyOrigin(fileID: "", line: 0)
     }
 
-    /// `Module/File.swift:LINE`.
-    var place: String {
-        file + ":\(line)"
+    /// Whether a key's resolve carries it.
+    @inlinable
+    var isKey: Bool {
+        line != 0
     }
 
-    /// Whether `other` is this declaration (the same file and line; a getter
-    /// the compiler copied into another module has literals of its own).
+    /// The declaration's site.
+    var site: RegistrationSite {
+        RegistrationSite(fileID, line)
+    }
+}
+
+extension RegistrationSite {
+    /// Whether `other` is this key declaration (the same file and line; a
+    /// getter the compiler copied into another module has literals of its own).
     func isSameDeclaration(as other: RegistrationSite?) -> Bool {
-        guard let other else { return false }
-        return line == other.line && (fileID == UnsafeRawPointer(other.fileID.utf8Start) || file == other.fileID.description)
+        guard let other, line == other.line else { return false }
+        if fileID.hasPointerRepresentation, other.fileID.hasPointerRepresentation,
+           fileID.utf8Start == other.fileID.utf8Start {
+            return true
+        }
+        return fileID.description == other.fileID.description
     }
 }
 
@@ -84,7 +101,7 @@ enum KeyName {
             return withCopiedBytes(name, body)
         }
         let start = UnsafeRawPointer(name.utf8Start)
-        let count = name.utf8CodeUnitCount + 1
+        let count = name.utf8CodeUnitCount &+ 1  // a literal's length and its NUL: no overflow
         return body(KeyBytes(literalAt: start, count: count))
     }
 

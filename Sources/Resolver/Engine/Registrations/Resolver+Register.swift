@@ -141,7 +141,7 @@ extension Resolver.Placement {
             fail("RESOLVER: could not register the key \(declaration.site.keyPath) of '\(Service.self)': \(rc).")
         }
         if stored !== made {
-            KeyDefaults.checkDeclaration(stored, declaration.site.origin, declaration.site.keyPath)
+            KeyDefaults.checkDeclaration(stored, declaration.site.place, declaration.site.keyPath)
         }
     }
 }

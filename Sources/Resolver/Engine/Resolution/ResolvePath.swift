@@ -123,7 +123,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     static func resolve<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?, _ arguments: ArgumentsPointer,
-                                           _ path: Path.Type, declaredAt site: KeyOrigin? = nil)
+                                           _ path: Path.Type, declaredAt site: KeyOrigin = .byType)
         -> Path.Result {
         if Published.detours.load() != 0 {
             return detour(name, in: container, arguments, path, site)
@@ -160,7 +160,7 @@ extension Resolver {
     @inline(never)
     static func detour<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                      _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                     _ site: KeyOrigin?) -> Path.Result {
+                                                     _ site: KeyOrigin) -> Path.Result {
         let target = container ?? currentOverride()
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
             if StrictTest.isActiveAnywhere {
@@ -187,7 +187,7 @@ extension Resolver {
     @inline(never)
     static func afterRegistration<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                            _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                           _ site: KeyOrigin?) -> Path.Result {
+                                                           _ site: KeyOrigin) -> Path.Result {
         withRegisteredTarget(container) { target, section in
             find(name, from: target, arguments, section, path, site)
         }
@@ -287,10 +287,10 @@ extension Resolver {
     @inline(never)
     static func find<Path: ResolvePath>(_ name: KeyBytes?, from target: UncheckedReference<Resolver>,
                                         _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
-                                        _ path: Path.Type, _ site: KeyOrigin?) -> Path.Result {
+                                        _ path: Path.Type, _ site: KeyOrigin) -> Path.Result {
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
             guard let found = target.read({ $0.storage }).find(key, section)
-                    ?? site.flatMap({ KeyDefaults.find(key, declaredAt: $0, section) }) else {
+                    ?? (site.isKey ? KeyDefaults.find(key, declaredAt: site, section) : nil) else {
                 return Path.found(nil)
             }
             ThreadCache.fill(target, key, registration: found, section)
