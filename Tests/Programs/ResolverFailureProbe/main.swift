@@ -160,6 +160,11 @@ case "async-application-cycle":
 case "typed-wrong-types":
     resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
     _ = resolver.resolve(TypedService.self, arguments: "ada")
+case "typed-wrong-types-past-the-path":
+    // A registration's factory called past the resolve path (as a custom scope
+    // may call it) checks the list itself, and names the registration.
+    let options = resolver.register(name: "primary", arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = options.registration.instantiate(resolver: resolver, args: "ada")
 case "typed-none-passed":
     resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
     _ = resolver.resolve(TypedService.self)

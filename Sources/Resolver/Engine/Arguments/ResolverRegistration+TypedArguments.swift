@@ -38,33 +38,62 @@ extension ResolverRegistration {
         func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
             preconditionFailure("TypedFactory is abstract")
         }
+    }
 
-        /// `call` behind the one check a resolve makes: the call passed the
-        /// list `types`, else a stop that names both lists.
-        static func checkingList(_ types: Any.Type, _ name: Resolver.Name?,
-                                 _ call: @escaping (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?) -> Call {
-            let identity = ObjectIdentifier(types)
-            return { resolver, arguments in
-                guard arguments.typedIdentity == identity, let typed = arguments.typed else {
-                    ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
-                                                          name: name, untyped: !arguments.isNone)
-                }
-                return call(resolver, typed)
+    /// The check a typed factory's call makes before it reads the values
+    /// (`TypedFactoryOf.checked`): the call passed the list `types`, else a
+    /// stop that names both lists and the registration. The registration
+    /// made with the factory gives its name in `call(name:)`, before it is
+    /// published, and nothing writes it after.
+    @usableFromInline
+    final class ListCheck: @unchecked Sendable {
+        @usableFromInline let identity: ObjectIdentifier
+        let types: Any.Type
+        var name: Resolver.Name?
+
+        @usableFromInline
+        init(_ types: Any.Type) {
+            self.types = types
+            identity = ObjectIdentifier(types)
+        }
+
+        /// The list's values in `arguments`, when they are that list.
+        @inlinable
+        @inline(__always)
+        func values<each Argument>(_ arguments: ArgumentsPointer, as list: (repeat each Argument).Type)
+            -> (repeat each Argument) {
+            guard arguments.typedIdentity == identity, let typed = arguments.typed else {
+                mismatch(arguments)
             }
+            return TypedArgumentsOf<repeat each Argument>.values(typed.pointee)
+        }
+
+        @usableFromInline
+        @inline(never)
+        func mismatch(_ arguments: ArgumentsPointer) -> Never {
+            ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
+                                                  name: name, untyped: !arguments.isNone)
         }
     }
 
     /// The factory of the list `(repeat each Argument)`, `register(arguments:)`'s
-    /// and a key's: `call` reads the values from the call's frame, made where
-    /// the list is known, so a resolve runs no generic code for it.
+    /// and a key's: `checked` checks the list and reads the values from the
+    /// call's frame, made where the list is known, so a resolve runs no
+    /// generic code for it and calls it with nothing between.
     @usableFromInline
     final class TypedFactoryOf<each Argument>: TypedFactory {
-        @usableFromInline let call: (Resolver, UnsafePointer<TypedArgumentsHeader>) -> Service?
+        @usableFromInline let checked: Call
+        @usableFromInline let check: ListCheck
         @usableFromInline let boxed: ResolverFactoryAnyArguments<Service>
 
         @inlinable
         init(_ factory: @escaping (Resolver, repeat each Argument) -> Service?) {
-            call = { resolver, header in factory(resolver, repeat each TypedArgumentsOf<repeat each Argument>.values(header.pointee)) }
+            let check = ListCheck((repeat each Argument).self)
+            self.check = check
+            checked = { resolver, arguments in
+                let values = check.values(arguments, as: (repeat each Argument).self)
+                return factory(resolver, repeat each values)
+            }
             boxed = { resolver, args in
                 factory(resolver, repeat each Resolver.unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self,
                                                                   for: Service.self).values)
@@ -73,15 +102,23 @@ extension ResolverRegistration {
 
         /// A key's factory, of the arguments alone.
         @inlinable
-        init(plain factory: @escaping (repeat each Argument) -> Service?) {
-            call = { _, header in factory(repeat each TypedArgumentsOf<repeat each Argument>.values(header.pointee)) }
+        init(plain factory: @escaping (repeat each Argument) -> Service) {
+            let check = ListCheck((repeat each Argument).self)
+            self.check = check
+            checked = { _, arguments in
+                let values = check.values(arguments, as: (repeat each Argument).self)
+                return factory(repeat each values)
+            }
             boxed = { _, args in
                 factory(repeat each Resolver.unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self,
                                                         for: Service.self).values)
             }
         }
 
-        override func call(name: Resolver.Name?) -> Call { Self.checkingList((repeat each Argument).self, name, call) }
+        override func call(name: Resolver.Name?) -> Call {
+            check.name = name
+            return checked
+        }
         override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> { boxed }
     }
 

@@ -17,6 +17,10 @@ extension ResolverRegistration {
         case typed(TypedFactory)
         /// A list, `[Element]`: the elements of every container the lookup reaches.
         case collection(CollectionAssembly<Service>)
+        /// Already in the form the resolve path calls: a key's factory
+        /// without arguments, `{ … }` or `{ r in … }`, whose pack closure is
+        /// called with no plain closure between (`taking(arguments:)`).
+        case call(Call)
     }
 
     @usableFromInline
@@ -31,7 +35,7 @@ extension ResolverRegistration.Factory {
     @inlinable
     var isolation: FactoryIsolation {
         switch self {
-        case .plain, .resolver, .arguments, .anyArguments, .typed: return .none
+        case .plain, .resolver, .arguments, .anyArguments, .typed, .call: return .none
         case .mainActor: return .mainActor
         case .async: return .async
         case .collection: return .collection
@@ -42,7 +46,7 @@ extension ResolverRegistration.Factory {
     /// `forwardsTo` answers for an `implements` registration's.
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
-        case .plain, .resolver, .collection: return false
+        case .plain, .resolver, .collection, .call: return false
         case .arguments, .typed: return true
         case .anyArguments: return forwardsTo?() ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
@@ -57,6 +61,7 @@ extension ResolverRegistration.Factory {
         case .resolver(let factory): return { resolver, _ in factory(resolver) }
         case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
         case .anyArguments(let factory): return factory
+        case .call(let call): return { resolver, _ in call(resolver, .none) }
         case .typed(let typed): return typed.anyArgumentsForm(name: name)
         case .mainActor(let factory, _):
             return { resolver, args in ResolverRegistration.callOnMainActor(factory, name, resolver, args) }
@@ -82,6 +87,7 @@ extension ResolverRegistration.Factory {
         case .resolver(let factory): { resolver, _ in factory(resolver) }
         case .arguments(let factory): { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
         case .anyArguments(let factory): { resolver, arguments in factory(resolver, arguments.value) }
+        case .call(let call): call
         case .typed(let typed): typed.call(name: name)
         case .mainActor(let factory, _):
             { resolver, arguments in ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value) }
@@ -100,14 +106,15 @@ extension ResolverRegistration.Factory {
 }
 
 // The factories of a pack (a key's, maybe empty; `register(arguments:)`'s
-// isolated ones): without arguments a plain shape, with them the typed one.
+// isolated ones): without arguments the form the path calls, with them the
+// typed one.
 extension ResolverRegistration.Factory {
     /// `{ LiveAPI() }`, `{ id, name in … }`.
     @inlinable
     static func taking<each Argument>(arguments factory: @escaping (repeat each Argument) -> Service) -> Self {
         guard argumentCount(repeat (each Argument).self) != 0 else {
             let none = Resolver.noArguments(repeat (each Argument).self)
-            return .plain { factory(repeat each none) }
+            return .call { _, _ in factory(repeat each none) }
         }
         return .typed(ResolverRegistration.TypedFactoryOf<repeat each Argument>(plain: factory))
     }
@@ -117,7 +124,7 @@ extension ResolverRegistration.Factory {
     static func taking<each Argument>(resolver factory: @escaping (Resolver, repeat each Argument) -> Service?) -> Self {
         guard argumentCount(repeat (each Argument).self) != 0 else {
             let none = Resolver.noArguments(repeat (each Argument).self)
-            return .resolver { resolver in factory(resolver, repeat each none) }
+            return .call { resolver, _ in factory(resolver, repeat each none) }
         }
         return .typed(ResolverRegistration.TypedFactoryOf<repeat each Argument>(factory))
     }
