@@ -3,7 +3,10 @@ extension ResolverRegistration {
     /// is an exhaustive `switch` below (DESIGN.md, "A factory's shape").
     @usableFromInline
     enum Factory {
-        case plain(ResolverFactory<Service>)
+        /// A plain factory, in the form the resolve path calls: `{ … }`
+        /// (`plain(_:)`), and a key's without arguments, `{ … }` or `{ r in
+        /// … }`, whose pack closure is called with nothing between.
+        case call(Call)
         case resolver(ResolverFactoryResolver<Service>)
         /// `{ r, args in … }`.
         case arguments(ResolverFactoryArgumentsN<Service>)
@@ -17,10 +20,6 @@ extension ResolverRegistration {
         case typed(TypedFactory)
         /// A list, `[Element]`: the elements of every container the lookup reaches.
         case collection(CollectionAssembly<Service>)
-        /// Already in the form the resolve path calls: a key's factory
-        /// without arguments, `{ … }` or `{ r in … }`, whose pack closure is
-        /// called with no plain closure between (`taking(arguments:)`).
-        case call(Call)
     }
 
     @usableFromInline
@@ -32,10 +31,16 @@ extension ResolverRegistration {
 }
 
 extension ResolverRegistration.Factory {
+    /// `{ LiveAPI() }`.
+    @inlinable
+    static func plain(_ factory: @escaping ResolverFactory<Service>) -> Self {
+        .call { _, _ in factory() }
+    }
+
     @inlinable
     var isolation: FactoryIsolation {
         switch self {
-        case .plain, .resolver, .arguments, .anyArguments, .typed, .call: return .none
+        case .call, .resolver, .arguments, .anyArguments, .typed: return .none
         case .mainActor: return .mainActor
         case .async: return .async
         case .collection: return .collection
@@ -46,7 +51,7 @@ extension ResolverRegistration.Factory {
     /// `forwardsTo` answers for an `implements` registration's.
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
-        case .plain, .resolver, .collection, .call: return false
+        case .call, .resolver, .collection: return false
         case .arguments, .typed: return true
         case .anyArguments: return forwardsTo?() ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
@@ -57,7 +62,6 @@ extension ResolverRegistration.Factory {
     /// instance `resolveAsync` awaited and left in the thread's context.
     func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
         switch self {
-        case .plain(let factory): return { _, _ in factory() }
         case .resolver(let factory): return { resolver, _ in factory(resolver) }
         case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
         case .anyArguments(let factory): return factory
@@ -83,7 +87,6 @@ extension ResolverRegistration.Factory {
     /// runs off it (A1).
     func call(name: Resolver.Name?, registeredOnMainActor: Bool) -> ResolverRegistration.Call {
         let call: ResolverRegistration.Call = switch self {
-        case .plain(let factory): { _, _ in factory() }
         case .resolver(let factory): { resolver, _ in factory(resolver) }
         case .arguments(let factory): { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
         case .anyArguments(let factory): { resolver, arguments in factory(resolver, arguments.value) }
