@@ -3,11 +3,10 @@ extension ResolverRegistration {
     /// is an exhaustive `switch` below (DESIGN.md, "A factory's shape").
     @usableFromInline
     enum Factory {
-        /// A plain factory, in the form the resolve path calls: `{ … }`
-        /// (`plain(_:)`), and a key's without arguments, `{ … }` or `{ r in
-        /// … }`, whose pack closure is called with nothing between.
+        /// A factory without arguments, in the form the resolve path calls:
+        /// `{ … }` (`plain(_:)`), `{ r in … }` (`resolver(_:)`), and a key's,
+        /// whose pack closure is called with nothing between.
         case call(Call)
-        case resolver(ResolverFactoryResolver<Service>)
         /// `{ r, args in … }`.
         case arguments(ResolverFactoryArgumentsN<Service>)
         /// Of the raw `args:`: a hand-made registration's, or an `implements` one's, which passes them on.
@@ -37,10 +36,16 @@ extension ResolverRegistration.Factory {
         .call { _, _ in factory() }
     }
 
+    /// `{ r in Store(api: r.resolve()) }`.
+    @inlinable
+    static func resolver(_ factory: @escaping ResolverFactoryResolver<Service>) -> Self {
+        .call { resolver, _ in factory(resolver) }
+    }
+
     @inlinable
     var isolation: FactoryIsolation {
         switch self {
-        case .call, .resolver, .arguments, .anyArguments, .typed: return .none
+        case .call, .arguments, .anyArguments, .typed: return .none
         case .mainActor: return .mainActor
         case .async: return .async
         case .collection: return .collection
@@ -51,7 +56,7 @@ extension ResolverRegistration.Factory {
     /// `forwardsTo` answers for an `implements` registration's.
     func takesArguments(forwardingTo forwardsTo: (() -> Bool)?) -> Bool {
         switch self {
-        case .call, .resolver, .collection: return false
+        case .call, .collection: return false
         case .arguments, .typed: return true
         case .anyArguments: return forwardsTo?() ?? true
         case .mainActor(_, let takesArguments), .async(_, let takesArguments): return takesArguments
@@ -62,7 +67,6 @@ extension ResolverRegistration.Factory {
     /// instance `resolveAsync` awaited and left in the thread's context.
     func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
         switch self {
-        case .resolver(let factory): return { resolver, _ in factory(resolver) }
         case .arguments(let factory): return { resolver, args in factory(resolver, Resolver.Args(args)) }
         case .anyArguments(let factory): return factory
         case .call(let call): return { resolver, _ in call(resolver, .none) }
@@ -87,7 +91,6 @@ extension ResolverRegistration.Factory {
     /// runs off it (A1).
     func call(name: Resolver.Name?, registeredOnMainActor: Bool) -> ResolverRegistration.Call {
         let call: ResolverRegistration.Call = switch self {
-        case .resolver(let factory): { resolver, _ in factory(resolver) }
         case .arguments(let factory): { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
         case .anyArguments(let factory): { resolver, arguments in factory(resolver, arguments.value) }
         case .call(let call): call
