@@ -45,7 +45,7 @@ extension Resolver {
                                          isolation: (any Actor)? = #isolation,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        register(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation), nil, .element)
+        register(nil, name, RegistrationSite(fileID, line), .givenResolver(factory), MainActorCheck.isMainActor(isolation), nil, .element)
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to the list of `[Element]` in `main`:
@@ -113,7 +113,7 @@ extension Resolver.Registrar {
                                         isolation: (any Actor)? = #isolation,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Element>) -> ResolverOptions<Element> {
-        Resolver.register(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation), nil, .element)
+        Resolver.register(container, name, RegistrationSite(fileID, line), .givenResolver(factory), MainActorCheck.isMainActor(isolation), nil, .element)
     }
 
     /// Adds an element, made by a factory isolated to the main actor, to this container's list of

@@ -54,7 +54,7 @@ extension Resolver {
                                          isolation: (any Actor)? = #isolation,
                                          fileID: StaticString = #fileID, line: UInt = #line,
                                          factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        register(nil, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
+        register(nil, name, RegistrationSite(fileID, line), .givenResolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory given the container and the resolve call's arguments (``Args``), in `main`:
@@ -195,7 +195,7 @@ extension Resolver.Registrar {
                                         isolation: (any Actor)? = #isolation,
                                         fileID: StaticString = #fileID, line: UInt = #line,
                                         factory: @escaping ResolverFactoryResolver<Service>) -> ResolverOptions<Service> {
-        Resolver.register(container, name, RegistrationSite(fileID, line), .resolver(factory), MainActorCheck.isMainActor(isolation))
+        Resolver.register(container, name, RegistrationSite(fileID, line), .givenResolver(factory), MainActorCheck.isMainActor(isolation))
     }
 
     /// Registers a factory given the container and the resolve call's arguments, in this container.

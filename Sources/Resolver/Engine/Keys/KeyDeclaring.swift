@@ -65,7 +65,7 @@ final class KeyDeclaration {
         if let factory = factory as? ResolverRegistration<Service>.Factory {
             return factory
         }
-        return arguments == nil ? .resolver { _ in nil } : .anyArguments { _, _ in nil }
+        return arguments == nil ? .givenResolver { _ in nil } : .anyArguments { _, _ in nil }
     }
 
     /// Gives the key's registration its contexts and strict-test mark, before

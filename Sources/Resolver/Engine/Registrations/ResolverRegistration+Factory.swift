@@ -4,7 +4,7 @@ extension ResolverRegistration {
     @usableFromInline
     enum Factory {
         /// A factory without arguments, in the form the resolve path calls:
-        /// `{ … }` (`plain(_:)`), `{ r in … }` (`resolver(_:)`), and a key's,
+        /// `{ … }` (`plain(_:)`), `{ r in … }` (`givenResolver(_:)`), and a key's,
         /// whose pack closure is called with nothing between.
         case call(Call)
         /// `{ r, args in … }`.
@@ -38,7 +38,7 @@ extension ResolverRegistration.Factory {
 
     /// `{ r in Store(api: r.resolve()) }`.
     @inlinable
-    static func resolver(_ factory: @escaping ResolverFactoryResolver<Service>) -> Self {
+    static func givenResolver(_ factory: @escaping ResolverFactoryResolver<Service>) -> Self {
         .call { resolver, _ in factory(resolver) }
     }
 
