@@ -36,7 +36,7 @@ import argparse, os, resource, shutil, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scaling_runs import others_building, wait_quiet  # noqa: E402
-from libraries import compared_libraries  # noqa: E402
+from libraries import add_library_arguments, compared_libraries, loadavg  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-buildtime")
@@ -124,16 +124,9 @@ def check_output(directory, label):
         sys.exit(f"error: the app built against {label} printed {output!r}, not {EXPECTED!r}")
 
 
-def loadavg():
-    return " ".join(open("/proc/loadavg").read().split()[:3]) if os.path.exists("/proc/loadavg") else "?"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--base", default=os.environ.get("BASE") or None, help="also this commit's library")
-    parser.add_argument("--against", action="append", default=[], metavar="PATH",
-                        help="also the library package at PATH (e.g. a checkout of Resolver 1.5.1)")
-    parser.add_argument("--runs", type=int, default=3)
+    add_library_arguments(parser)
     parser.add_argument("--wait-quiet", action="store_true", help="before each build, wait for a quiet machine")
     parser.add_argument("--max-wait", type=float, default=600, help="seconds --wait-quiet waits at most")
     parser.add_argument("--emit", help="only write the app package for this checkout into this folder")

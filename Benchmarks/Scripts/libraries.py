@@ -22,3 +22,16 @@ def compared_libraries(work, base, against):
     for path in against:
         libraries.append((f"at {os.path.basename(os.path.normpath(path))}", os.path.abspath(path)))
     return libraries, tree
+
+
+def add_library_arguments(parser):
+    """The options every such script takes: --base, --against (repeatable) and --runs."""
+    parser.add_argument("--base", default=os.environ.get("BASE") or None, help="also this commit's library")
+    parser.add_argument("--against", action="append", default=[], metavar="PATH",
+                        help="also the library package at PATH (e.g. a checkout of Resolver 1.5.1)")
+    parser.add_argument("--runs", type=int, default=3)
+
+
+def loadavg():
+    """The load averages (1, 5, 15 minutes), or "?" where /proc has none."""
+    return " ".join(open("/proc/loadavg").read().split()[:3]) if os.path.exists("/proc/loadavg") else "?"

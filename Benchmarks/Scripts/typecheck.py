@@ -38,7 +38,7 @@ Everything it writes goes to Benchmarks/.build-typecheck (git-ignored).
 import argparse, glob, json, os, re, shutil, statistics, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from libraries import compared_libraries  # noqa: E402
+from libraries import add_library_arguments, compared_libraries, loadavg  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "Benchmarks", ".build-typecheck")
@@ -226,16 +226,9 @@ def timed(directory, target, source):
     return sum(float(m.group(1)) for m in map(body.match, lines) if m), solver_scopes(directory, source)
 
 
-def loadavg():
-    return " ".join(open("/proc/loadavg").read().split()[:3]) if os.path.exists("/proc/loadavg") else "?"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--base", default=os.environ.get("BASE") or None, help="also this commit's library")
-    parser.add_argument("--against", action="append", default=[], metavar="PATH",
-                        help="also the library package at PATH (e.g. a checkout of Resolver 1.5.1)")
-    parser.add_argument("--runs", type=int, default=3)
+    add_library_arguments(parser)
     parser.add_argument("--count", type=int, default=200, help="registrations per file")
     parser.add_argument("--emit", help="only write the client package for this checkout into this folder")
     args = parser.parse_args()
