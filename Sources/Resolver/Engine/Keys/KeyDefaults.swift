@@ -23,12 +23,12 @@ final class KeyDefaults: @unchecked Sendable {
     /// and name).
     @usableFromInline
     @inline(never)
-    static func find(_ key: RegistryKey, declaredAt origin: KeyOrigin,
+    static func find(_ key: RegistryKey, declaredAt site: RegistrationSite,
                      _ section: borrowing ReadSection) -> UncheckedReference<AnyObject>? {
         guard let found = shared.container.storage.find(key, section) else {
             return nil
         }
-        checkDeclaration(found.object, origin.site, key.nameText ?? "")
+        checkDeclaration(found.object, site, key.nameText ?? "")
         return found
     }
 

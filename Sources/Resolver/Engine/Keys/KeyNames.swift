@@ -25,58 +25,32 @@ struct KeySite: Sendable {
         "\\." + name.description
     }
 
-    /// `Module/File.swift:LINE`.
-    @usableFromInline
+    /// `Module/File.swift:LINE`: where it is declared, as the resolve path
+    /// carries it to a lookup in the keys' table.
+    @inlinable
+    @inline(__always)
     var place: RegistrationSite {
-        RegistrationSite(fileID, line)
-    }
-
-    /// Where it is declared, as the resolve path carries it.
-    @inlinable
-    @inline(__always)
-    var origin: KeyOrigin {
-        KeyOrigin(fileID: fileID, line: line)
-    }
-}
-
-/// Where a key is declared, as the resolve path carries it to a lookup in the
-/// keys' table (`byType` for a resolve that is not a key's): the `#fileID`
-/// literal and the line, four words in registers. The literal's bytes are
-/// read only on that slow path: reading them checks the literal's form,
-/// which a resolve the thread's cache answers need not pay for (B3).
-@frozen
-@usableFromInline
-struct KeyOrigin {
-    @usableFromInline let fileID: StaticString
-    /// The declaration's line; 0 (no `#line` is) for `byType`.
-    @usableFromInline let line: UInt
-
-    @inlinable
-    @inline(__always)
-    init(fileID: StaticString, line: UInt) {
-        self.fileID = fileID
-        self.line = line
-    }
-
-    /// A resolve by type or name: no key, no declaration.
-    @inlinable
-    static var byType: KeyOrigin {
-        KeyOrigin(fileID: "", line: 0)
-    }
-
-    /// Whether a key's resolve carries it.
-    @inlinable
-    var isKey: Bool {
-        line != 0
-    }
-
-    /// The declaration's site.
-    var site: RegistrationSite {
         RegistrationSite(fileID, line)
     }
 }
 
 extension RegistrationSite {
+    /// The site a resolve that is not a key's carries down the resolve path
+    /// (`isKeyDeclaration` false: no `#line` is 0). A site is the literal and
+    /// the line, four words in registers; the literal's bytes are read only
+    /// where the keys' table is searched, so a resolve the thread's cache
+    /// answers pays nothing for them (B3).
+    @inlinable
+    static var notAKey: RegistrationSite {
+        RegistrationSite("", 0)
+    }
+
+    /// Whether it is a key's declaration, not `notAKey`.
+    @inlinable
+    var isKeyDeclaration: Bool {
+        line != 0
+    }
+
     /// Whether `other` is this key declaration (the same file and line; a
     /// getter the compiler copied into another module has literals of its own).
     func isSameDeclaration(as other: RegistrationSite?) -> Bool {

@@ -123,7 +123,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     static func resolve<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?, _ arguments: ArgumentsPointer,
-                                           _ path: Path.Type, declaredAt site: KeyOrigin = .byType)
+                                           _ path: Path.Type, declaredAt site: RegistrationSite = .notAKey)
         -> Path.Result {
         if Published.detours.load() != 0 {
             return detour(name, in: container, arguments, path, site)
@@ -160,7 +160,7 @@ extension Resolver {
     @inline(never)
     static func detour<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                      _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                     _ site: KeyOrigin) -> Path.Result {
+                                                     _ site: RegistrationSite) -> Path.Result {
         let target = container ?? currentOverride()
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
             if StrictTest.isActiveAnywhere {
@@ -187,7 +187,7 @@ extension Resolver {
     @inline(never)
     static func afterRegistration<Path: ResolvePath>(_ name: KeyBytes?, in container: Resolver?,
                                                            _ arguments: ArgumentsPointer, _ path: Path.Type,
-                                                           _ site: KeyOrigin) -> Path.Result {
+                                                           _ site: RegistrationSite) -> Path.Result {
         withRegisteredTarget(container) { target, section in
             find(name, from: target, arguments, section, path, site)
         }
@@ -258,7 +258,7 @@ extension Resolver {
     static func resolveKey<Path: ResolvePath>(_ site: KeySite, in container: Resolver?, _ arguments: ArgumentsPointer,
                                               _ path: Path.Type, declare: () -> Void) -> Path.Result {
         KeyName.withBytes(site.name) { name in
-            var result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
+            var result = resolve(name, in: container, arguments, path, declaredAt: site.place)
             // Nothing found: declare the key if it has no registration, and
             // go again until the registration is the one the last try saw (a
             // `Resolver.reset()` may forget a registration between a try and
@@ -271,7 +271,7 @@ extension Resolver {
                     declare()
                 }
                 seen = current ?? KeyDefaults.registration(named: name, of: Path.Service.self)
-                result = resolve(name, in: container, arguments, path, declaredAt: site.origin)
+                result = resolve(name, in: container, arguments, path, declaredAt: site.place)
             }
             return result
         }
@@ -287,10 +287,10 @@ extension Resolver {
     @inline(never)
     static func find<Path: ResolvePath>(_ name: KeyBytes?, from target: UncheckedReference<Resolver>,
                                         _ arguments: ArgumentsPointer, _ section: borrowing ReadSection,
-                                        _ path: Path.Type, _ site: KeyOrigin) -> Path.Result {
+                                        _ path: Path.Type, _ site: RegistrationSite) -> Path.Result {
         withRegistryKey(RegistryKey.typeID(of: Path.Service.self), name) { key in
             guard let found = target.read({ $0.storage }).find(key, section)
-                    ?? (site.isKey ? KeyDefaults.find(key, declaredAt: site, section) : nil) else {
+                    ?? (site.isKeyDeclaration ? KeyDefaults.find(key, declaredAt: site, section) : nil) else {
                 return Path.found(nil)
             }
             ThreadCache.fill(target, key, registration: found, section)
