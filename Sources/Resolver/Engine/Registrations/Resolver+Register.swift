@@ -63,34 +63,25 @@ extension Resolver {
     }
 }
 
-/// The class `ResolverRegistration<Service>` of every service type registered
-/// so far, under the type's identity (B2): a registration of a type met before
-/// costs one probe of this table instead of the runtime's lookup of generic
-/// metadata. Process-wide, never emptied (one entry per service type); read
-/// and written under the registry mutex, as `register` runs.
+/// The class `ResolverRegistration<Service>` of every service type
+/// registered so far, under the type's identity (B2): a registration of a
+/// type met before costs one probe of this table instead of the runtime's
+/// lookup of generic metadata. Process-wide, never emptied (one entry per
+/// service type, room for 256 before it grows); read and written under the
+/// registry mutex, as `register` runs.
 enum RegistrationClasses {
-    /// Holds a registration class for the table, which keeps objects.
-    private final class Entry {
-        let type: AnyClass
-        init(_ type: AnyClass) { self.type = type }
-    }
-
-    private static let table = InstanceTable.make(mutex: registry.mutex, "the table of registration classes")
+    private static let table = ClassTable.make(mutex: registry.mutex, capacity: 256, "the table of registration classes")
 
     /// `ResolverRegistration<Service>.self`, from the table after the type's first registration.
     static func of<Service>(_: Service.Type) -> ResolverRegistration<Service>.Type {
         registry.assertLocked()
         return withRegistryKey(RegistryKey.typeID(of: Service.self), nil) { key in
-            if let entry = table.findLocked(key) {
+            if let type = table.findLocked(key) {
                 // The class stored under this type's identity is this type's registration class.
-                return unsafeBitCast(entry.unsafeCast(to: Entry.self).read { $0.type },
-                                     to: ResolverRegistration<Service>.Type.self)
+                return unsafeBitCast(type, to: ResolverRegistration<Service>.Type.self)
             }
             let type = ResolverRegistration<Service>.self
-            let entry = UncheckedReference<AnyObject>.retaining(Entry(type))
-            if table.putLocked(key, entry) != nil {
-                entry.release() // out of memory: the next registration of the type asks the runtime again
-            }
+            _ = table.putLocked(key, type) // out of memory: the next registration of the type asks the runtime again
             return type
         }
     }

@@ -110,12 +110,37 @@ enum RegistryError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// A C table of classes under registry keys, for the life of the process:
+/// its values are metatypes, which nothing owns, and none is ever removed.
+/// Read and written under the registry mutex.
+struct ClassTable: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    /// An empty table with room for `capacity` classes before it grows.
+    static func make(mutex: Mutex, capacity: Int, _ what: String) -> ClassTable {
+        ClassTable(raw: created(what, mutex: mutex, allocator: nil, capacity: capacity, owning: false, crg_create))
+    }
+
+    func findLocked(_ key: RegistryKey) -> AnyClass? {
+        var value: UnsafeMutableRawPointer?
+        guard crg_find(raw, key.pointer, &value) == 0, let value else { return nil }
+        return unsafeBitCast(value, to: AnyClass.self)
+    }
+
+    /// Puts `type` under `key`; out of memory, the table is as it was.
+    func putLocked(_ key: RegistryKey, _ type: AnyClass) -> RegistryError? {
+        RegistryError(crg_put_locked(raw, key.pointer, unsafeBitCast(type, to: UnsafeMutableRawPointer.self), nil))
+    }
+}
+
 /// A C table or container made by `create`, guarded by `mutex`, owning a
-/// count of each value; out of memory, the program stops, naming `what`.
-private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?,
+/// count of each value (unless `owning` is false); out of memory, the
+/// program stops, naming `what`.
+private func created(_ what: String, mutex: Mutex, allocator: UnsafePointer<crg_allocator>?, capacity: Int = 0,
+                     owning: Bool = true,
                      _ create: (UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<crg_options>) -> Int32) -> OpaquePointer {
-    var options = crg_options(capacity: 0, mutex: mutex.raw, allocator: allocator,
-                              release: releaseRetainedObject, release_context: nil)
+    var options = crg_options(capacity: capacity, mutex: mutex.raw, allocator: allocator,
+                              release: owning ? releaseRetainedObject : nil, release_context: nil)
     var made: OpaquePointer?
     guard create(&made, &options) == 0, let made else { fatalError("RESOLVER: out of memory creating \(what)") }
     return made
