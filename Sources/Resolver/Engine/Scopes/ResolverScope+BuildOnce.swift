@@ -11,7 +11,8 @@ struct BuildKey {
     @usableFromInline let typeID: UInt64
     @usableFromInline let name: Resolver.Name?
     @usableFromInline let argumentsKey: [AnyHashable]?
-    @usableFromInline let registration: AnyObject
+    /// Borrowed (B1): the asker holds the registration while it builds or waits.
+    @usableFromInline let registration: UncheckedReference<AnyObject>
     @inlinable
     init(_ key: RegistryKey, typeID: UInt64, name: Resolver.Name?, argumentsKey: [AnyHashable]?,
          registration: AnyObject) {
@@ -19,7 +20,7 @@ struct BuildKey {
         self.typeID = typeID
         self.name = name
         self.argumentsKey = argumentsKey
-        self.registration = registration
+        self.registration = UncheckedReference(registration)
     }
 }
 
@@ -64,7 +65,7 @@ extension ResolverScope {
         buildsStarted &+= 1
         let ticket = BuildTicket(number: buildsStarted)
         building.append(Build(ticket: ticket, typeID: build.typeID, name: build.name, argumentsKey: build.argumentsKey,
-                              registration: UncheckedReference(build.registration),
+                              registration: build.registration,
                               owner: owner.map(UncheckedReference.init), flight: nil))
         return .build(ticket)
     }
@@ -110,7 +111,8 @@ extension ResolverScope {
         return removeBuildLocked(ticket)?.flight?.endLocked(.abandoned) ?? .none
     }
     private func removeBuildLocked(_ ticket: BuildTicket) -> Build? {
-        guard let index = building.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+        // From the end: a thread's builds nest, so the one ending is most often the last begun.
+        guard let index = building.lastIndex(where: { $0.ticket == ticket }) else { return nil }
         building.swapAt(index, building.count - 1)
         return building.removeLast()
     }
@@ -177,13 +179,13 @@ extension ResolverScope {
                 }.resume()
                 return
             case .cycle:
-                context.state.reportCycle(closingWith: UncheckedReference(build.registration).opaque)
+                context.state.reportCycle(closingWith: build.registration.opaque)
             case .cycleAcrossThreads(let chain):
                 fail("RESOLVER: circular dependency across threads: \(chain.joined(separator: " → ")). Each factory waits for an instance another thread is building."
-                     + registeredAtLine([build.registration].compactMap { $0 as? RegistrationDescribing }),
+                     + registeredAtLine([build.registration.object].compactMap { $0 as? RegistrationDescribing }),
                      kind: .cycle)
             case .cannotWait:
-                fail("RESOLVER: cannot wait for '\(describeRegistration(build.registration))', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
+                fail("RESOLVER: cannot wait for '\(describeRegistration(build.registration.object))', built on another thread, while this thread is inside the registry (resolving from a deinit the registry ran?).",
                      kind: .other)
             }
         }
