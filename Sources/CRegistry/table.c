@@ -769,6 +769,14 @@ int crg_iterate(crg_table *t, int (*visit)(const crg_entry *, void *), void *con
     CRG_LOCKING(t, crg_iterate_locked(t, visit, context));
 }
 
+size_t crg_count_locked(crg_table *t) {
+    if (t == NULL) {
+        return 0;
+    }
+    CRG_ASSERT_HELD(t->mutex);
+    return t->count;
+}
+
 int crg_count(crg_table *t, size_t *count) {
     if (t == NULL || count == NULL) {
         return EINVAL;

@@ -20,6 +20,7 @@ import Darwin
         #expect(crg_remove(nil, &key, &value) == EINVAL)
         #expect(crg_remove_locked(nil, &key, &value) == EINVAL)
         #expect(crg_count(nil, &count) == EINVAL)
+        #expect(crg_count_locked(nil) == 0)
         #expect(crg_clear(nil, nil, nil) == EINVAL)
         #expect(crg_iterate(nil, { _, _ in 0 }, nil) == EINVAL)
         #expect(crg_reserve_locked(nil, 10) == EINVAL)

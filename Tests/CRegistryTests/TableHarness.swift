@@ -103,9 +103,14 @@ final class Table: @unchecked Sendable {
         return crg_reserve_locked(raw, count)
     }
 
+    /// `crg_count`, checked against `crg_count_locked` under the mutex.
     var count: Int {
         var count = 0
         precondition(crg_count(raw, &count) == 0)
+        let mutex = crg_table_mutex(raw)!
+        crg_mutex_lock(mutex)
+        defer { crg_mutex_unlock(mutex) }
+        precondition(crg_count_locked(raw) == count, "crg_count_locked disagrees with crg_count")
         return count
     }
 

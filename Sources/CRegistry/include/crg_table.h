@@ -178,6 +178,9 @@ int crg_put_locked(crg_table *CRG_NULLABLE t, crg_key *CRG_NULLABLE key, void *C
  */
 int crg_reserve_locked(crg_table *CRG_NULLABLE t, size_t count);
 
+/** The number of keys in the table (0 for NULL). Call holding the table's mutex. */
+size_t crg_count_locked(crg_table *CRG_NULLABLE t);
+
 /**
  * Removes `key`; its value goes to *value (when non-NULL), owned as
  * crg_put_locked's `previous`. Returns 0, ENOENT, EINVAL, ENOMEM (an owning

@@ -141,12 +141,17 @@ final class Registry: @unchecked Sendable {
 
     /// `Resolver.reset()`: a new, empty `main` that is also `root`, the
     /// built-in caches emptied, a new registration generation (the gate closes
-    /// before the new root is published: G1).
+    /// before the new root is published: G1). The new `main` has room for
+    /// as many registrations as the one it replaces held: the next
+    /// `registerAllServices` registers that batch again (a test suite runs it
+    /// for every test), and its table grows once, here.
     func reset() {
         write {
             wantedGeneration += 1
             Published.registered.store(0)
+            let batch = self.main.storage.table.countLocked
             let main = Resolver(mutex: mutex)
+            main.storage.table.reserveLocked(batch)
             setMainLocked(main)
             setRootLocked(main)
             ResolverScope.application.resetLocked()

@@ -40,6 +40,11 @@ struct InstanceTable: @unchecked Sendable {
 
     /// Takes every value out (retired).
     func clearLocked() { _ = crg_clear_locked(raw, nil, nil) }
+    /// How many keys it holds.
+    var countLocked: Int { crg_count_locked(raw) }
+    /// Makes room for `count` keys in all, for a batch of puts: the array
+    /// grows once, here. Out of memory, it is as it was (it grows as puts need).
+    func reserveLocked(_ count: Int) { _ = crg_reserve_locked(raw, count) }
     /// Frees the table; its values are retired.
     func destroy() { crg_destroy(raw) }
 
