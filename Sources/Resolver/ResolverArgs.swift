@@ -67,8 +67,8 @@ extension Resolver {
         /// A resolve call's arguments, for a factory that takes `Args`: `args:` copied once from the
         /// caller's frame, typed arguments boxed.
         init(_ arguments: ArgumentsPointer) {
-            if let untyped = arguments.untyped, let args = untyped.pointee {
-                self.init(unwrapped: args)
+            if let payload = arguments.untypedPayload {
+                self.init(unwrapped: payload.load(as: Any.self))
             } else {
                 self.init(arguments.value)
             }

@@ -1,7 +1,7 @@
 /// A resolve call's arguments, one word down the path (DESIGN.md, "Typed
 /// arguments and per-argument instances"): nil for none (nothing to
-/// destroy), an `Any?` (`args:`), or a `TypedArgumentsHeader` on the
-/// caller's stack, tagged in the low bit.
+/// destroy, and `args: nil`), an `Any?` that is not nil (`args:`), or a
+/// `TypedArgumentsHeader` on the caller's stack, tagged in the low bit.
 @frozen
 @usableFromInline
 struct ArgumentsPointer {
@@ -38,6 +38,18 @@ struct ArgumentsPointer {
     var untyped: UnsafePointer<Any?>? {
         guard let raw, UInt(bitPattern: raw) & 1 == 0 else { return nil }
         return raw.assumingMemoryBound(to: Any?.self)
+    }
+
+    /// Where the `args:` value is, to `load(as: Any.self)` (one copy), or nil
+    /// for none or typed arguments. The `Any?`, which is not nil, holds its
+    /// `Any` at its own address: a single-payload enum keeps its payload at
+    /// offset 0 (Swift's type layout). Unwrapping it instead copies the
+    /// optional first.
+    @inlinable
+    @inline(__always)
+    var untypedPayload: UnsafeRawPointer? {
+        guard let raw, UInt(bitPattern: raw) & 1 == 0 else { return nil }
+        return raw
     }
 
     /// The arguments as the factory forms that take `Any?` get them
