@@ -17,6 +17,8 @@ uint64_t crg_internal_retirements;
 /* Set by a thread that left a section and found the epoch mutex taken: the
  * next one to leave tries in its place. Cleared by each collection. */
 static uint8_t collect_wanted;
+/* How often collect_wanted was set (crg_collect_requests, for tests). */
+static uint64_t collect_requests;
 
 static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Every record ever made, in use or free for reuse. Under epoch_mutex. */
@@ -124,6 +126,10 @@ size_t crg_thread_record_size(void) {
 uint64_t crg_reader_leaving_collections(void) {
     crg_thread_record *record = crg_internal_current_record;
     return record != NULL ? record->epoch.leaving_collections : 0;
+}
+
+uint64_t crg_collect_requests(void) {
+    return __atomic_load_n(&collect_requests, __ATOMIC_RELAXED);
 }
 
 uint64_t crg_retirements(void) {
@@ -235,6 +241,7 @@ static size_t crg_collect_from(crg_record_epoch *leaving) {
             pthread_mutex_lock(&epoch_mutex);
         } else if (pthread_mutex_trylock(&epoch_mutex) != 0) {
             __atomic_store_n(&collect_wanted, 1, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&collect_requests, 1, __ATOMIC_RELAXED);
             return released;
         }
         __atomic_store_n(&collect_wanted, 0, __ATOMIC_RELAXED);
