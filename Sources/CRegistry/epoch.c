@@ -17,8 +17,7 @@ uint64_t crg_internal_retirements;
 /* Set by a thread that left a section and found the epoch mutex taken: the
  * next one to leave tries in its place. Cleared by each collection. */
 static uint8_t collect_wanted;
-/* How often collect_wanted was set (crg_collect_requests, for tests). */
-static uint64_t collect_requests;
+static uint64_t collect_requests; /* how often it was set (crg_collect_requests) */
 
 static pthread_mutex_t epoch_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Every record ever made, in use or free for reuse. Under epoch_mutex. */

@@ -105,8 +105,7 @@ uint64_t crg_reader_leaving_collections(void);
 /** How many objects were ever retired, by every thread. */
 uint64_t crg_retirements(void);
 
-/** How often a thread leaving its section found the epoch mutex taken and
- * left the collection to the next thread to leave one, by every thread. */
+/** How often a thread leaving a section found the epoch mutex taken and left the collection to the next. */
 uint64_t crg_collect_requests(void);
 
 /** The current version of the threads' caches (crg_tcache.h). */
