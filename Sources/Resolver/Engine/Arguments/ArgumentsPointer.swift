@@ -33,13 +33,6 @@ struct ArgumentsPointer {
             .assumingMemoryBound(to: TypedArgumentsHeader.self)
     }
 
-    @inlinable
-    @inline(__always)
-    var untyped: UnsafePointer<Any?>? {
-        guard let raw, UInt(bitPattern: raw) & 1 == 0 else { return nil }
-        return raw.assumingMemoryBound(to: Any?.self)
-    }
-
     /// Where the `args:` value is, to `load(as: Any.self)` (one copy), or nil
     /// for none or typed arguments. The `Any?`, which is not nil, holds its
     /// `Any` at its own address: a single-payload enum keeps its payload at

@@ -116,25 +116,25 @@ enum RegistryError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A C table of classes under registry keys, for the life of the process:
-/// its values are metatypes, which nothing owns, and none is ever removed.
-/// Read and written under the registry mutex.
+/// an `InstanceTable` that does not own its values, which are metatypes
+/// (carried as the opaque value it stores, never used as an object), none
+/// ever removed. Read and written under the registry mutex.
 struct ClassTable: @unchecked Sendable {
-    let raw: OpaquePointer
+    private let table: InstanceTable
 
     /// An empty table with room for `capacity` classes before it grows.
     static func make(mutex: Mutex, capacity: Int, _ what: String) -> ClassTable {
-        ClassTable(raw: created(what, mutex: mutex, allocator: nil, capacity: capacity, owning: false, crg_create))
+        ClassTable(table: InstanceTable(raw: created(what, mutex: mutex, allocator: nil, capacity: capacity,
+                                                     owning: false, crg_create)))
     }
 
     func findLocked(_ key: RegistryKey) -> AnyClass? {
-        var value: UnsafeMutableRawPointer?
-        guard crg_find(raw, key.pointer, &value) == 0, let value else { return nil }
-        return unsafeBitCast(value, to: AnyClass.self)
+        table.findLocked(key).map { unsafeBitCast($0.opaque, to: AnyClass.self) }
     }
 
     /// Puts `type` under `key`; out of memory, the table is as it was.
     func putLocked(_ key: RegistryKey, _ type: AnyClass) -> RegistryError? {
-        RegistryError(crg_put_locked(raw, key.pointer, unsafeBitCast(type, to: UnsafeMutableRawPointer.self), nil))
+        table.putLocked(key, UncheckedReference(opaque: unsafeBitCast(type, to: UnsafeMutableRawPointer.self)))
     }
 }
 
