@@ -39,6 +39,8 @@ extension IndependentTests {
             // Typed arguments (`register(arguments:)`).
             ("typed-wrong-types", ["RESOLVER: 'TypedService' is registered with arguments (Int, String), but (String) were passed."]),
             ("typed-wrong-types-past-the-path", ["RESOLVER: 'TypedService:primary' is registered with arguments (Int, String), but untyped args: were passed."]),
+            ("typed-wrong-types-through-a-scope", ["RESOLVER: 'TypedService:primary' is registered with arguments (Int, String), but untyped args: were passed."]),
+            ("typed-wrong-types-through-its-registration", ["RESOLVER: 'TypedService:primary' is registered with arguments (Int, String), but none were passed."]),
             ("typed-none-passed", ["RESOLVER: 'TypedService' is registered with arguments (Int, String), but none were passed. Pass them with `Resolver.resolve(TypedService.self, arguments: …)`."]),
             ("typed-args-passed", ["RESOLVER: 'TypedService' is registered with arguments (Int, String), but untyped args: were passed."]),
             ("typed-passed-to-untyped", ["RESOLVER: 'TypedService' is registered without typed arguments, but (Int) were passed."]),

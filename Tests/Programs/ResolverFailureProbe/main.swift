@@ -162,9 +162,16 @@ case "typed-wrong-types":
     _ = resolver.resolve(TypedService.self, arguments: "ada")
 case "typed-wrong-types-past-the-path":
     // A registration's factory called past the resolve path (as a custom scope
-    // may call it) checks the list itself, and names the registration.
+    // may call it): the list is checked there too, and the message names the registration.
     let options = resolver.register(name: "primary", arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
     _ = options.registration.instantiate(resolver: resolver, args: "ada")
+case "typed-wrong-types-through-a-scope":
+    // A built-in scope's resolve(registration:resolver:args:), which custom code may call.
+    let options = resolver.register(name: "primary", arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = ResolverScope.unique.resolve(registration: options.registration, resolver: resolver, args: "ada")
+case "typed-wrong-types-through-its-registration":
+    let options = resolver.register(name: "primary", arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
+    _ = options.registration.resolve(resolver: resolver, args: nil)
 case "typed-none-passed":
     resolver.register(arguments: Int.self, String.self) { _, id, name in TypedService(id, name) }
     _ = resolver.resolve(TypedService.self)

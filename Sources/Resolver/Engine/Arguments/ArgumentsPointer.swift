@@ -113,6 +113,14 @@ struct TypedArgumentsOf<each Argument>: TypedArgumentsOperations {
         header.values.assumingMemoryBound(to: (repeat each Argument).self).pointee
     }
 
+    /// The values of `arguments`, a call's typed list that was checked to be
+    /// this one (`ResolverRegistration.checkArguments`).
+    @inlinable
+    @inline(__always)
+    static func values(checked arguments: ArgumentsPointer) -> (repeat each Argument) {
+        values(arguments.typed.unsafelyUnwrapped.pointee)
+    }
+
     @usableFromInline static func box(_ header: TypedArgumentsHeader) -> Any {
         TypedArgumentsBox<repeat each Argument>(repeat each values(header))
     }

@@ -34,65 +34,28 @@ extension ResolverRegistration {
     class TypedFactory {
         @usableFromInline init() {}
         /// The factory as `Factory.call` and `Factory.anyArgumentsForm` make it.
-        func call(name: Resolver.Name?) -> Call { preconditionFailure("TypedFactory is abstract") }
+        var call: Call { preconditionFailure("TypedFactory is abstract") }
         func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> {
             preconditionFailure("TypedFactory is abstract")
         }
     }
 
-    /// The check a typed factory's call makes before it reads the values
-    /// (`TypedFactoryOf.checked`): the call passed the list `types`, else a
-    /// stop that names both lists and the registration. The registration
-    /// made with the factory gives its name in `call(name:)`, before it is
-    /// published, and nothing writes it after.
-    @usableFromInline
-    final class ListCheck: @unchecked Sendable {
-        @usableFromInline let identity: ObjectIdentifier
-        let types: Any.Type
-        var name: Resolver.Name?
-
-        @usableFromInline
-        init(_ types: Any.Type) {
-            self.types = types
-            identity = ObjectIdentifier(types)
-        }
-
-        /// The list's values in `arguments`, when they are that list.
-        @inlinable
-        @inline(__always)
-        func values<each Argument>(_ arguments: ArgumentsPointer, as list: (repeat each Argument).Type)
-            -> (repeat each Argument) {
-            guard arguments.typedIdentity == identity, let typed = arguments.typed else {
-                mismatch(arguments)
-            }
-            return TypedArgumentsOf<repeat each Argument>.values(typed.pointee)
-        }
-
-        @usableFromInline
-        @inline(never)
-        func mismatch(_ arguments: ArgumentsPointer) -> Never {
-            ResolverRegistration.argumentsMismatch(registered: types, passed: arguments.typed?.pointee.types,
-                                                  name: name, untyped: !arguments.isNone)
-        }
-    }
-
     /// The factory of the list `(repeat each Argument)`, `register(arguments:)`'s
-    /// and a key's: `checked` checks the list and reads the values from the
-    /// call's frame, made where the list is known, so a resolve runs no
-    /// generic code for it and calls it with nothing between.
+    /// and a key's: `checked` reads the values from the call's frame, made
+    /// where the list is known, so a resolve runs no generic code for it and
+    /// calls it with nothing between. It captures the factory alone (a
+    /// closure literal's is then inlined into it) and checks nothing: every
+    /// way to it checks the call's list against the registration's first
+    /// (`checkArguments`: the resolve path, `keptOrMade`, `instantiate`).
     @usableFromInline
     final class TypedFactoryOf<each Argument>: TypedFactory {
         @usableFromInline let checked: Call
-        @usableFromInline let check: ListCheck
         @usableFromInline let boxed: ResolverFactoryAnyArguments<Service>
 
         @inlinable
         init(_ factory: @escaping (Resolver, repeat each Argument) -> Service?) {
-            let check = ListCheck((repeat each Argument).self)
-            self.check = check
             checked = { resolver, arguments in
-                let values = check.values(arguments, as: (repeat each Argument).self)
-                return factory(resolver, repeat each values)
+                factory(resolver, repeat each TypedArgumentsOf<repeat each Argument>.values(checked: arguments))
             }
             boxed = { resolver, args in
                 factory(resolver, repeat each Resolver.unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self,
@@ -103,11 +66,8 @@ extension ResolverRegistration {
         /// A key's factory, of the arguments alone.
         @inlinable
         init(plain factory: @escaping (repeat each Argument) -> Service) {
-            let check = ListCheck((repeat each Argument).self)
-            self.check = check
             checked = { _, arguments in
-                let values = check.values(arguments, as: (repeat each Argument).self)
-                return factory(repeat each values)
+                factory(repeat each TypedArgumentsOf<repeat each Argument>.values(checked: arguments))
             }
             boxed = { _, args in
                 factory(repeat each Resolver.unboxTyped(args, as: TypedArgumentsBox<repeat each Argument>.self,
@@ -115,10 +75,7 @@ extension ResolverRegistration {
             }
         }
 
-        override func call(name: Resolver.Name?) -> Call {
-            check.name = name
-            return checked
-        }
+        override var call: Call { checked }
         override func anyArgumentsForm(name: Resolver.Name?) -> ResolverFactoryAnyArguments<Service> { boxed }
     }
 

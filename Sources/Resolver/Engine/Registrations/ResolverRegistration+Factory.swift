@@ -94,7 +94,7 @@ extension ResolverRegistration.Factory {
         case .arguments(let factory): { resolver, arguments in factory(resolver, Resolver.Args(arguments)) }
         case .anyArguments(let factory): { resolver, arguments in factory(resolver, arguments.value) }
         case .call(let call): call
-        case .typed(let typed): typed.call(name: name)
+        case .typed(let typed): typed.call
         case .mainActor(let factory, _):
             { resolver, arguments in ResolverRegistration.callOnMainActor(factory, name, resolver, arguments.value) }
         case .async: { _, _ in fail(ResolverRegistration.asyncFactoryMessage(name), kind: .other) }

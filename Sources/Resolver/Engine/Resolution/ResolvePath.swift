@@ -416,11 +416,13 @@ extension ResolverRegistration {
 
     /// Steps 3 and 4 through `scope`, without the decorator: for callers
     /// past the resolve path (`resolve(resolver:args:)`, the built-in
-    /// scopes' `resolve(registration:resolver:args:)`).
+    /// scopes' `resolve(registration:resolver:args:)`, a list's parts),
+    /// which check the call's arguments here as the path does.
     @inlinable
     static func keptOrMade(_ registration: UncheckedReference<ResolverRegistration>,
                            through scope: UncheckedReference<ResolverScope>, _ request: ResolveRequest,
                            _ section: borrowing ReadSection) -> Service? {
+        checkArguments(registration, request.arguments)
         if let service = kept(registration, in: scope, request, section) {
             return service
         }

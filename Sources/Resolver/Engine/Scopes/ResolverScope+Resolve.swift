@@ -24,10 +24,12 @@ extension ResolverRegistration {
         }
     }
 
-    /// `instantiate(resolver:args:)`: a new instance from the current factory.
+    /// `instantiate(resolver:args:)`: a new instance from the current factory,
+    /// the arguments checked as the resolve path checks them.
     func produce(_ resolver: Resolver, _ args: Any?) -> Service? {
         withCarriedArguments(args) { arguments in
-            ReadSection.run { section in
+            ResolverRegistration.checkArguments(UncheckedReference(self), arguments)
+            return ReadSection.run { section in
                 ResolverRegistration.produce(UncheckedReference(self), ResolutionContext.currentState,
                                              UncheckedReference(resolver), arguments, section)
             }
