@@ -233,6 +233,31 @@ extension ResolverTests {
             ResolverScope.cached.reset()
         }
 
+        /// What a caching scope keeps is its service type and name's, not a
+        /// registration's (1.5.1: `cacheKey`): a registration that replaces
+        /// another, and one of the same type and name in another container,
+        /// find the instance the first one built. (So the instance is kept in
+        /// the scope's table under that key, with a memo in the registration
+        /// for the reads: DESIGN.md, "Caching scopes: the memo and odd
+        /// generations".)
+        @Test func whatAScopeKeepsIsTheTypeAndNamesNotTheRegistrations() {
+            final class KeptByKey {}
+            let made = Counter()
+            let first = Resolver()
+            first.register(name: "k") { () -> KeptByKey in made.increment(); return KeptByKey() }.scope(.cached)
+            let built: KeptByKey = first.resolve(name: "k")
+            first.register(name: "k") { () -> KeptByKey in made.increment(); return KeptByKey() }.scope(.cached)
+            #expect(first.resolve(KeptByKey.self, name: "k") === built)
+            let other = Resolver()
+            other.register(name: "k") { () -> KeptByKey in made.increment(); return KeptByKey() }.scope(.cached)
+            #expect(other.resolve(KeptByKey.self, name: "k") === built)
+            #expect(made.count == 1)
+            ResolverScope.cached.reset(KeptByKey.self, name: "k")
+            #expect(other.resolve(KeptByKey.self, name: "k") !== built)
+            #expect(made.count == 2)
+            ResolverScope.cached.reset(KeptByKey.self, name: "k")
+        }
+
         @Test func aNilResultIsNeverCached() {
             let resolver = Resolver()
             let calls = Counter()
