@@ -57,6 +57,12 @@ struct AtomicCells {
         if words > 0 { UnsafeMutableRawPointer(base + count).bindMemory(to: crg_word.self, capacity: words) }
     }
 
+    /// Cells made elsewhere (`RegistrationCells`), freed there too.
+    @usableFromInline
+    init(carved base: UnsafeMutablePointer<crg_cell>) {
+        self.base = base
+    }
+
     @inlinable @inline(__always)
     func word(_ index: Int, after count: Int) -> AtomicWord {
         AtomicWord(UnsafeMutableRawPointer(base + count + index).assumingMemoryBound(to: crg_word.self))

@@ -3,7 +3,8 @@ extension ResolverRegistration {
     @frozen
     @usableFromInline
     struct Fields {
-        @usableFromInline let cells = AtomicCells(count: 3, words: 1)
+        /// Carved from a slab that registrations share (`RegistrationCells`).
+        @usableFromInline let cells = AtomicCells(carved: RegistrationCells.take())
 
         /// The scope, unretained (`scopeStorage` owns it).
         @inlinable var scope: AtomicReference<ResolverScope> { cells.reference(0) }
@@ -14,7 +15,7 @@ extension ResolverRegistration {
         /// The registration's deinit (no reader can reach it), with no generic code.
         func release() {
             cells.releaseObject(at: 1)
-            cells.deallocate()
+            RegistrationCells.give(cells.base)
         }
     }
 
