@@ -30,6 +30,9 @@ public final class Resolver: @unchecked Sendable {
     /// The children, in the order added (their C containers are in `storage`).
     private(set) var children: [Resolver] = []
     var cacheScope: ResolverScope?
+    /// How many registrations made here were given `.container`: the room
+    /// `cache` reserves when it is made (one table for the batch).
+    var containerScopedRegistrations = 0
     /// `verify()`'s registrations that replaced another here (`recordReplacementLocked`), and each key's index.
     var replacements: [RecordedReplacement] = []
     var replacementIndex: [ReplacementKey: Int] = [:]
@@ -188,6 +191,7 @@ public final class Resolver: @unchecked Sendable {
             return cacheScope
         }
         let scope = ResolverScopeCache()
+        scope.table?.reserveLocked(containerScopedRegistrations)
         cacheScope = scope
         fields.cache.store(UncheckedReference(scope))
         return scope

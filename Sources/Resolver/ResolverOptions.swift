@@ -90,7 +90,7 @@ public struct ResolverOptions<Service> {
     /// at registration time).
     @discardableResult
     public func scope(_ scope: ResolverScope) -> ResolverOptions<Service> {
-        registration.setScope(scope)
+        registration.setScope(scope, registeredIn: container)
         return self
     }
 }

@@ -216,10 +216,15 @@ public final class ResolverRegistration<Service>: @unchecked Sendable {
     /// Sets the scope (under the registry mutex); the old one, and the memo
     /// of its cached entry, are retired (a built-in scope, which outlives
     /// every reader, is let go at once).
-    final func setScope(_ scope: ResolverScope) {
+    /// A registration given `.container` counts in `container`'s hint for
+    /// its cache (`containerScopedRegistrations`).
+    final func setScope(_ scope: ResolverScope, registeredIn container: Resolver? = nil) {
         checkArgumentsCanBeCached(in: scope)
         registry.write {
             guard scope !== scopeStorage else { return }
+            if let container, scope.kind.strategy == .containerCache {
+                container.containerScopedRegistrations += 1
+            }
             let old = scopeStorage
             scopeStorage = scope
             publishScopeLocked(scope)
