@@ -353,6 +353,7 @@ BASE ?=
 bench: deps bench-deps
 	@echo "==> make bench: hash tables and resolvers, this library against the alternatives, on this machine$(if $(BASE),; the resolvers also against the library at $(BASE),)"
 	@echo "==> results in Benchmarks/results/ (Benchmarks/README.md says what each table means)"
+	Benchmarks/Scripts/fresh-plans.sh . Benchmarks/.build
 	BASE=$(BASE) bash Benchmarks/Scripts/bench.sh $(BENCH_ARGS)
 
 # The scenarios that also run on several threads: total throughput at 1, 2, ...
@@ -360,6 +361,7 @@ bench: deps bench-deps
 SCALING_SCENARIOS := (singleton|named|transient|graph|lazy-read)(/threads:[0-9]+)?
 bench-scaling-table: deps bench-deps
 	@echo "==> make bench-scaling-table: total throughput at 1..cores threads, beside the floors$(if $(BASE), and against $(BASE),)"
+	Benchmarks/Scripts/fresh-plans.sh . Benchmarks/.build
 	BASE=$(BASE) BENCH_SCENARIOS='$(SCALING_SCENARIOS)' bash Benchmarks/Scripts/bench.sh --target Resolvers $(BENCH_ARGS)
 
 # README's "two threads resolve twice as much as one", checked as a user would:
@@ -384,6 +386,7 @@ bench-scaling-runs: deps
 		RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base >/dev/null; \
 		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling-base --show-bin-path)/ScalingRuns"); \
 	fi; \
+	Benchmarks/Scripts/fresh-plans.sh . Benchmarks/.build-scaling; \
 	$(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling >/dev/null; \
 	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(SCALING_BUILD) --scratch-path Benchmarks/.build-scaling --show-bin-path)/ScalingRuns"); \
 	python3 Benchmarks/Scripts/scaling_runs.py --runs $(RUNS) --wait-quiet "$${binaries[@]}" \
@@ -408,6 +411,7 @@ bench-verify-bursts: deps
 		RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base >/dev/null; \
 		binaries+=("base $$sha=$$(RESOLVER_LIBRARY="$$PWD/$$tree" $(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts-base --show-bin-path)/VerifyBursts"); \
 	fi; \
+	Benchmarks/Scripts/fresh-plans.sh . Benchmarks/.build-verify-bursts; \
 	$(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts >/dev/null; \
 	binaries+=("this checkout $$(git rev-parse --short HEAD)=$$($(VERIFY_BURSTS_BUILD) --scratch-path Benchmarks/.build-verify-bursts --show-bin-path)/VerifyBursts"); \
 	python3 Benchmarks/Scripts/verify_bursts.py --processes $(VERIFY_PROCESSES) --wait-quiet "$${binaries[@]}"
@@ -469,6 +473,7 @@ CALLGRIND_BASE_BUILD = RESOLVER_LIBRARY="$$PWD/Benchmarks/.build-callgrind-base/
 bench-instructions: deps bench-valgrind
 	@echo "==> make bench-instructions: callgrind instruction counts per resolver operation$(if $(BASE), beside the library at $(BASE),)"
 	@echo "==> the first run builds the benchmark package (release, DWARF 4): a few minutes"
+	Benchmarks/Scripts/fresh-plans.sh . Benchmarks/.build-callgrind
 	$(CALLGRIND_BUILD) --product InstructionCounts
 	$(CALLGRIND_BUILD) --product AsyncInstructionCounts
 	@set -e; base=(); \
@@ -488,6 +493,7 @@ bench-instructions: deps bench-valgrind
 # extra 100,000 resolves made (memcheck's count). Part of bench-instructions.
 bench-async-instructions: deps bench-valgrind
 	@echo "==> make bench-async-instructions: instructions per cached resolve (callgrind, release, DWARF 4)"
+	Benchmarks/Scripts/fresh-plans.sh . Benchmarks/.build-callgrind
 	$(CALLGRIND_BUILD) --product AsyncInstructionCounts
 	bin="$$($(CALLGRIND_BUILD) --show-bin-path)" && cd Benchmarks && \
 		python3 Scripts/instructions.py --async-binary "$$bin/AsyncInstructionCounts"
