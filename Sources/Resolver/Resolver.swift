@@ -31,7 +31,8 @@ public final class Resolver: @unchecked Sendable {
     private(set) var children: [Resolver] = []
     var cacheScope: ResolverScope?
     /// How many registrations made here were given `.container`: the room
-    /// `cache` reserves when it is made (one table for the batch).
+    /// `cache` reserves when it is made (one table for the batch), at most
+    /// one entry per registration held here.
     var containerScopedRegistrations = 0
     /// `verify()`'s registrations that replaced another here (`recordReplacementLocked`), and each key's index.
     var replacements: [RecordedReplacement] = []
@@ -191,7 +192,8 @@ public final class Resolver: @unchecked Sendable {
             return cacheScope
         }
         let scope = ResolverScopeCache()
-        scope.table?.reserveLocked(containerScopedRegistrations)
+        // No more than the registrations here: re-registering counts again.
+        scope.table?.reserveLocked(min(containerScopedRegistrations, storage.table.countLocked))
         cacheScope = scope
         fields.cache.store(UncheckedReference(scope))
         return scope

@@ -33,6 +33,20 @@ extension IndependentTests {
             #expect(resolver.resolve(Service<Int>.self, name: "c0") === first)
         }
 
+        /// A registration made again counts again; the room stays within the
+        /// registrations the container holds.
+        @Test func reRegisteringReservesNoMoreThanTheRegistrationsThere() {
+            let once = Resolver()
+            once.register { Service<Int>() }.scope(.container)
+            _ = once.resolve(Service<Int>.self)
+            let again = Resolver()
+            for _ in 0..<500 {
+                again.register { Service<Int>() }.scope(.container)
+            }
+            _ = again.resolve(Service<Int>.self)
+            #expect(Self.stats(of: again.cacheScope).capacity == Self.stats(of: once.cacheScope).capacity)
+        }
+
         @Test func aContainerWithoutContainerScopedRegistrationsReservesNothing() {
             let resolver = Resolver()
             for index in 0..<150 {
