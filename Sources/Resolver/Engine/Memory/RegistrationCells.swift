@@ -13,8 +13,10 @@ import CRegistry
 /// end on any thread, without the lock.
 @usableFromInline
 final class RegistrationCells: @unchecked Sendable {
-    /// A registration's cells: three references, then one word.
-    static let references = 3, words = 1
+    /// A registration's cells: three references, then one word (constants
+    /// the inlinable `Fields` folds into its reads).
+    @inlinable static var references: Int { 3 }
+    @inlinable static var words: Int { 1 }
     private static let blockCells = references + words + 1
     static let blocksPerSlab = 64
 

@@ -10,7 +10,9 @@ extension ResolverRegistration {
         @inlinable var scope: AtomicReference<ResolverScope> { cells.reference(0) }
         /// The `FactoryBox` from `update(factory:)` (owned), or nil.
         @inlinable var replacement: AtomicReference<FactoryBox> { cells.reference(1) }
-        @inlinable var memo: CacheMemo { CacheMemo(entry: cells.reference(2), generation: cells.word(0, after: 3)) }
+        @inlinable var memo: CacheMemo {
+            CacheMemo(entry: cells.reference(2), generation: cells.word(0, after: RegistrationCells.references))
+        }
 
         /// The registration's deinit (no reader can reach it), with no generic code.
         func release() {
