@@ -137,6 +137,7 @@ test-strict-verdicts: deps
 # main-actor factory it checks.
 DEFAULT_ISOLATION_ERR := Tests/DefaultIsolationApp/.build/default-isolation.err
 test-probes: deps
+	@Benchmarks/Scripts/fresh-plans.sh . Tests/Swift5App/.build Tests/APIProbe/.build Tests/DefaultIsolationApp/.build
 	@echo "==> Tests/Swift5App: an app written for the original Resolver, Swift 5 mode, debug and release"
 	$(SWIFT) run --package-path Tests/Swift5App -c debug Swift5App
 	$(SWIFT) run --package-path Tests/Swift5App -c release Swift5App
@@ -283,6 +284,7 @@ LOAD_CONNECTIONS ?= 64
 LOAD_ROUNDS ?= 1
 
 example-server: deps
+	@Benchmarks/Scripts/fresh-plans.sh . $(SERVER_PACKAGE)/.build
 	@echo "==> Examples/Server: build with warnings as errors (the first build takes a few minutes)"
 	$(SWIFT) build --package-path $(SERVER_PACKAGE) --build-tests -Xswiftc -warnings-as-errors
 	@echo "==> Examples/Server: swift test"

@@ -5,7 +5,9 @@
 # name. This drops a scratch directory's build plans whenever the library's
 # list of source files differs from the one they were made for, so the next
 # build plans again (its object files stay). Called by library-at.sh for a
-# base commit's tree, and by the Makefile before building this checkout.
+# base commit's tree, and by the Makefile before building this checkout in
+# the benchmark package, the test probes (Tests/APIProbe, ...) and the server
+# example, which all take the library by path.
 #
 #   Scripts/fresh-plans.sh LIBRARY SCRATCH...
 set -euo pipefail
